@@ -1,0 +1,73 @@
+"""camelup: the formal reference implementation of the rules of Camel Up.
+
+>>> import random
+>>> from camelup import Edition, Ruleset, apply, legal_actions, new_game, random_setup
+>>> state = new_game(Ruleset(Edition.SECOND, players=4), random_setup(Ruleset(Edition.SECOND, players=4), random.Random(1)))
+>>> len(state.players), state.leg
+(4, 1)
+"""
+
+from camelup.actions import (
+    Action,
+    FormPartnership,
+    MoveTile,
+    PlaceFinishCard,
+    PlaceTile,
+    TakeLegTicket,
+    TakePyramidTicket,
+)
+from camelup.camels import CRAZY_CAMELS, Camel, Die
+from camelup.dice import DieRoll
+from camelup.engine import Result, apply, chance_outcomes, legal_actions
+from camelup.errors import CamelUpError, IllegalAction, InvalidRuleset, InvalidState
+from camelup.rules.ranking import ranking
+from camelup.rules.setup import Setup, new_game, random_setup
+from camelup.ruleset import Edition, Module, Ruleset, Variant
+from camelup.state import (
+    FinishCard,
+    GameResult,
+    LegTicket,
+    Pile,
+    Player,
+    State,
+    Tile,
+    TileSide,
+)
+
+__all__ = [
+    "CRAZY_CAMELS",
+    "Action",
+    "Camel",
+    "CamelUpError",
+    "Die",
+    "DieRoll",
+    "Edition",
+    "FinishCard",
+    "FormPartnership",
+    "GameResult",
+    "IllegalAction",
+    "InvalidRuleset",
+    "InvalidState",
+    "LegTicket",
+    "Module",
+    "MoveTile",
+    "Pile",
+    "PlaceFinishCard",
+    "PlaceTile",
+    "Player",
+    "Result",
+    "Ruleset",
+    "Setup",
+    "State",
+    "TakeLegTicket",
+    "TakePyramidTicket",
+    "Tile",
+    "TileSide",
+    "Variant",
+    "apply",
+    "chance_outcomes",
+    "legal_actions",
+    "new_game",
+    "random_setup",
+    "ranking",
+]

@@ -1,0 +1,3 @@
+from camelup.cli import main
+
+raise SystemExit(main())

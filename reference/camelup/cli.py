@@ -1,0 +1,130 @@
+"""The ``camelup`` command line. Every failure is one line on stderr and a non-zero exit code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def _spec_directory(option: str | None) -> Path:
+    from camelup.specification import spec_directory
+
+    return Path(option) if option else spec_directory()
+
+
+def cmd_spec_check(args: argparse.Namespace) -> int:
+    from camelup.specification import parse_spec
+
+    directory = _spec_directory(args.spec)
+    registry = parse_spec(directory)
+    for problem in registry.problems:
+        print(f"{directory / problem.file}:{problem.line}: {problem.message}", file=sys.stderr)
+    if registry.problems:
+        print(f"spec check: {len(registry.problems)} problem(s)", file=sys.stderr)
+        return EXIT_FAILED
+    variants = len(registry.variants)
+    print(
+        f"spec check: {len(registry.clauses)} clauses, {len(registry.rulings)} rulings,"
+        f" {variants} variants, {len(registry.no_clause)} dossier items with no clause: OK"
+    )
+    return EXIT_OK
+
+
+def cmd_spec_sync(args: argparse.Namespace) -> int:
+    from camelup.specification import sync_backlinks
+
+    changed = sync_backlinks(_spec_directory(args.spec))
+    for path in changed:
+        print(f"updated {path}")
+    print(f"spec sync: {len(changed)} file(s) updated")
+    return EXIT_OK
+
+
+def cmd_spec_trace(args: argparse.Namespace) -> int:
+    import camelup.engine  # noqa: F401  (imports every rules module, which registers the sites)
+    from camelup.specification import load_registry
+    from camelup.trace import sites
+
+    registry = load_registry()
+    by_clause: dict[str, list[str]] = {}
+    problems: list[str] = []
+    for site in sites():
+        where = f"{Path(site.file).name}:{site.line} {site.qualname}"
+        by_clause.setdefault(site.clause, []).append(where)
+        if site.clause not in registry.clause_ids:
+            problems.append(f"{where}: names unknown clause {site.clause}")
+    for clause in registry.clauses:
+        found = by_clause.get(clause.id, [])
+        if not args.quiet:
+            marker = ", ".join(found) if found else ("(not code: " + clause.code + ")" if not clause.is_code else "-")
+            print(f"{clause.number:6} {clause.id:40} {marker}")
+        if clause.is_code and clause.level == "must" and not found:
+            problems.append(f"{clause.file}:{clause.line}: must-clause {clause.id} has no implementation site")
+        if not clause.is_code and found:
+            problems.append(f"{clause.file}:{clause.line}: clause {clause.id} is marked not code but has a site")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    implemented = sum(1 for c in registry.clauses if by_clause.get(c.id))
+    print(f"spec trace: {implemented}/{len(registry.clauses)} clauses have implementation sites,"
+          f" {len(problems)} problem(s)")
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def cmd_spec_show(args: argparse.Namespace) -> int:
+    from camelup.specification import load_registry
+
+    registry = load_registry()
+    if args.id not in registry.clause_ids:
+        print(f"spec show: no clause {args.id!r}", file=sys.stderr)
+        return EXIT_FAILED
+    clause = registry.clause(args.id)
+    print(f"{clause.number} {clause.id}  [{', '.join(sorted(clause.rule_sets))}; {clause.level}]")
+    if clause.variant:
+        print(f"variant: {clause.variant}")
+    print(clause.text)
+    print(f"sources: {clause.sources}")
+    for ruling in registry.rulings_for(clause.id):
+        print(f"ruling {ruling.id}: {ruling.title}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="camelup", description="The Camel Up reference implementation.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    spec = commands.add_parser("spec", help="the clause and ruling registry")
+    spec_commands = spec.add_subparsers(dest="spec_command", required=True)
+    check = spec_commands.add_parser("check", help="fail on any defect of spec/")
+    check.add_argument("--spec", help="the spec folder (default: the bundled one)")
+    check.set_defaults(run=cmd_spec_check)
+    sync = spec_commands.add_parser("sync", help="regenerate the Rulings back-links of the chapters")
+    sync.add_argument("--spec", help="the spec folder (default: the bundled one)")
+    sync.set_defaults(run=cmd_spec_sync)
+    trace = spec_commands.add_parser("trace", help="clause -> implementation sites; fail on gaps")
+    trace.add_argument("--quiet", action="store_true", help="print only problems and the summary")
+    trace.set_defaults(run=cmd_spec_trace)
+    show = spec_commands.add_parser("show", help="one clause with its rulings")
+    show.add_argument("id")
+    show.set_defaults(run=cmd_spec_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and EXIT_USAGE
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("camelup: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # the CLI never shows a traceback
+        print(f"camelup: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_FAILED

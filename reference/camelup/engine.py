@@ -1,0 +1,301 @@
+"""The engine: ``apply``, ``legal_actions`` and ``chance_outcomes``.
+
+``apply(state, action)`` is pure: it returns a new state and the ordered events the action
+caused, or raises :class:`~camelup.errors.IllegalAction` and leaves nothing changed. Dice
+outcomes are part of the action, so nothing here is random.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from camelup.actions import (
+    Action,
+    FormPartnership,
+    MoveTile,
+    PlaceFinishCard,
+    PlaceTile,
+    TakeLegTicket,
+    TakePyramidTicket,
+)
+from camelup.camels import CRAZY_CAMELS, Die
+from camelup.dice import DieRoll
+from camelup.errors import IllegalAction
+from camelup.events import (
+    CrazyCamelChosen,
+    DieRevealed,
+    Event,
+    FinishCardPlaced,
+    GameEnded,
+    LegStarted,
+    LegTicketTaken,
+    PartnershipFormed,
+    PyramidTicketTaken,
+    TilePlaced,
+)
+from camelup.rules.betting import finish_card_problem, leg_ticket_problem
+from camelup.rules.crazy import choose_crazy_camel
+from camelup.rules.final import score_finish_piles, winners
+from camelup.rules.leg import clear_for_new_leg, leg_is_over, next_start_player, score_leg
+from camelup.rules.movement import move_camel_unit
+from camelup.rules.partnership import partnership_problem
+from camelup.rules.ranking import ranking
+from camelup.rules.tiles import SIDES, tile_space_problem
+from camelup.rules.turn import next_seat, turn_problem
+from camelup.state import FinishCard, GameResult, LegTicket, Pile, Player, State, Tile
+from camelup.trace import implements
+from camelup.track import LAST_SPACE
+
+
+@attrs.frozen
+class Result:
+    """What ``apply`` returns: the new state and the events, in the order they happened."""
+
+    state: State
+    events: tuple[Event, ...]
+
+
+def apply(state: State, action: Action) -> Result:
+    """Carry out ``action`` in ``state``.
+
+    Raises :class:`IllegalAction` (with a stable ``code`` and the violated ``clause``) when the
+    action is not allowed; ``state`` is never changed, it is immutable.
+    """
+    problem = turn_problem(state, action.player)
+    if problem is not None:
+        raise problem
+    if type(action) is TakePyramidTicket:
+        return _take_pyramid_ticket(state, action)
+    if type(action) is TakeLegTicket:
+        return _take_leg_ticket(state, action)
+    if type(action) is PlaceTile or type(action) is MoveTile:
+        return _place_tile(state, action)
+    if type(action) is PlaceFinishCard:
+        return _place_finish_card(state, action)
+    if type(action) is FormPartnership:
+        return _form_partnership(state, action)
+    raise IllegalAction("unknown-action", "turn.one-action", f"not an action: {action!r}")
+
+
+def _replace_player(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
+    problem = leg_ticket_problem(state, action.camel)
+    if problem is not None:
+        raise problem
+    index = state.ruleset.racing_camels.index(action.camel)
+    stack = state.ticket_stacks[index]
+    ticket = LegTicket(action.camel, stack[-1])
+    player = state.players[action.player]
+    players = _replace_player(
+        state.players, action.player, attrs.evolve(player, leg_tickets=(*player.leg_tickets, ticket))
+    )
+    stacks = state.ticket_stacks[:index] + (stack[:-1],) + state.ticket_stacks[index + 1 :]
+    new = attrs.evolve(
+        state, ticket_stacks=stacks, players=players, to_move=next_seat(state, action.player)
+    )
+    return Result(new, (LegTicketTaken(action.player, ticket),))
+
+
+def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
+    own = state.tile_of(action.player)
+    if type(action) is PlaceTile and own is not None:
+        raise IllegalAction(
+            "tile-already-placed", "tile.move.different-space", "the tile is on the track: move it"
+        )
+    if type(action) is MoveTile and own is None:
+        raise IllegalAction("tile-not-placed", "tile.move.different-space", "the tile is not on the track")
+    problem = tile_space_problem(state, action.player, action.space, action.side)
+    if problem is not None:
+        raise problem
+    tiles = tuple(t for t in state.tiles if t.owner != action.player)
+    tiles = tuple(sorted((*tiles, Tile(action.space, action.player, action.side)), key=lambda t: t.space))
+    clause = "tile.move.different-space" if own is not None else "tile.place.empty-space"
+    event = TilePlaced(action.player, action.space, action.side, own.space if own else None, clause)
+    new = attrs.evolve(state, tiles=tiles, to_move=next_seat(state, action.player))
+    return Result(new, (event,))
+
+
+@implements("bet.finish.pile-order")
+def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
+    problem = finish_card_problem(state, action.player, action.camel)
+    if problem is not None:
+        raise problem
+    player = state.players[action.player]
+    players = _replace_player(
+        state.players, action.player, attrs.evolve(player, finish_cards=player.finish_cards - {action.camel})
+    )
+    card = FinishCard(action.player, action.camel)
+    if action.pile is Pile.WINNER:
+        new = attrs.evolve(state, players=players, winner_pile=(*state.winner_pile, card))
+    else:
+        new = attrs.evolve(state, players=players, loser_pile=(*state.loser_pile, card))
+    new = attrs.evolve(new, to_move=next_seat(state, action.player))
+    return Result(new, (FinishCardPlaced(action.player, action.pile),))
+
+
+def _form_partnership(state: State, action: FormPartnership) -> Result:
+    problem = partnership_problem(state, action.player, action.partner)
+    if problem is not None:
+        raise problem
+    players = state.players
+    players = _replace_player(players, action.player, attrs.evolve(players[action.player], partner=action.partner))
+    players = _replace_player(players, action.partner, attrs.evolve(players[action.partner], partner=action.player))
+    new = attrs.evolve(state, players=players, to_move=next_seat(state, action.player))
+    return Result(new, (PartnershipFormed(action.player, action.partner),))
+
+
+@implements("dice.racing-faces", "dice.grey-faces", "move.die.stays-out")
+def roll_problem(state: State, roll: DieRoll) -> IllegalAction | None:
+    """The die must still be in the pyramid and show one of its faces."""
+    if roll.die not in state.pyramid:
+        return IllegalAction("die-not-in-pyramid", "move.die.stays-out", f"the {roll.die.value} die is not in the pyramid")
+    if roll.value not in (1, 2, 3):
+        clause = "dice.grey-faces" if roll.die is Die.GREY else "dice.racing-faces"
+        return IllegalAction("die-face", clause, f"no die shows {roll.value}")
+    if roll.die is Die.GREY and roll.colour not in CRAZY_CAMELS:
+        return IllegalAction("die-face", "dice.grey-faces", "a grey-die roll shows a white or black number")
+    if roll.die is not Die.GREY and roll.colour is not None:
+        return IllegalAction("die-face", "dice.racing-faces", "a racing die has no crazy colour")
+    return None
+
+
+@implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
+def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
+    roll = action.roll
+    problem = roll_problem(state, roll)
+    if problem is not None:
+        raise problem
+    events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
+    if roll.die is Die.GREY:
+        camel, clause = choose_crazy_camel(state.track, roll)
+        events.append(CrazyCamelChosen(camel, clause))
+    else:
+        camel = roll.die.camel  # type: ignore[assignment]
+    track = list(state.track)
+    payment, crossed = move_camel_unit(track, state.tiles, state.ruleset, camel, roll.value, events)
+    players = list(state.players)
+    acting = players[action.player]
+    players[action.player] = Player(
+        acting.money, acting.leg_tickets, acting.pyramid_tickets + 1, acting.finish_cards, acting.partner
+    )
+    if payment is not None:
+        owner = players[payment.owner]
+        players[payment.owner] = Player(
+            owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets, owner.finish_cards, owner.partner
+        )
+    revealed = (*state.revealed, roll)
+    pyramid = tuple(d for d in state.pyramid if d is not roll.die)
+    new = State(
+        state.ruleset,
+        tuple(track),
+        state.tiles,
+        pyramid,
+        revealed,
+        state.ticket_stacks,
+        tuple(players),
+        state.winner_pile,
+        state.loser_pile,
+        next_seat(state, action.player),
+        state.start_player,
+        state.leg,
+    )
+    if crossed:
+        return Result(_end_game(new, events), tuple(events))
+    if leg_is_over(state.ruleset, len(revealed)):
+        return Result(_end_leg(new, action.player, events), tuple(events))
+    return Result(new, tuple(events))
+
+
+@implements("tile.stays")
+def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
+    ranked = ranking(state.track)
+    scored, event = score_leg(state.players, ranked, state.leg)
+    events.append(event)
+    passed = next_start_player(state.ruleset, last_taker, state.start_player)
+    events.append(passed)
+    events.append(LegStarted(state.leg + 1))
+    ruleset = state.ruleset
+    return State(
+        ruleset,
+        state.track,
+        (),
+        ruleset.dice,
+        (),
+        tuple(ruleset.leg_ticket_values for _ in ruleset.racing_camels),
+        clear_for_new_leg(scored),
+        state.winner_pile,
+        state.loser_pile,
+        passed.player,
+        passed.player,
+        state.leg + 1,
+    )
+
+
+def _end_game(state: State, events: list[Event]) -> State:
+    ranked = ranking(state.track)
+    scored, event = score_leg(state.players, ranked, state.leg)
+    events.append(event)
+    money = [p.money for p in scored]
+    events.extend(
+        score_finish_piles(state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1])
+    )
+    seats = winners(money)
+    events.append(GameEnded(ranked[0], ranked[-1], tuple(money), seats))
+    players = tuple(attrs.evolve(p, money=m) for p, m in zip(scored, money, strict=True))
+    return attrs.evolve(state, players=players, result=GameResult(seats))
+
+
+@implements("move.pyramid.chance")
+def chance_outcomes(state: State) -> tuple[tuple[DieRoll, Fraction], ...]:
+    """Every die roll the pyramid action can produce now, with its exact probability.
+
+    Each die left in the pyramid is equally likely; a racing die shows 1, 2 or 3 with
+    probability 1/3 each (two faces each); the grey die shows each of its six faces
+    (1, 2, 3 in white and in black) with probability 1/6.
+    """
+    if state.result is not None or not state.pyramid:
+        return ()
+    per_die = Fraction(1, len(state.pyramid))
+    outcomes: list[tuple[DieRoll, Fraction]] = []
+    for die in state.pyramid:
+        if die is Die.GREY:
+            for colour in CRAZY_CAMELS:
+                for value in (1, 2, 3):
+                    outcomes.append((DieRoll(die, value, colour), per_die / 6))
+        else:
+            for value in (1, 2, 3):
+                outcomes.append((DieRoll(die, value), per_die / 3))
+    return tuple(outcomes)
+
+
+@implements("turn.actions.first", "turn.actions.second", "turn.always-an-action")
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every action the player to move may take, the pyramid action once per possible roll."""
+    if state.result is not None:
+        return ()
+    seat = state.to_move
+    actions: list[Action] = []
+    for camel in state.ruleset.racing_camels:
+        if state.ticket_stack(camel):
+            actions.append(TakeLegTicket(seat, camel))
+    tile_action = MoveTile if state.tile_of(seat) is not None else PlaceTile
+    for space in range(2, LAST_SPACE + 1):
+        for side in SIDES[state.ruleset.edition]:
+            if tile_space_problem(state, seat, space, side) is None:
+                actions.append(tile_action(seat, space, side))
+    actions.extend(TakePyramidTicket(seat, roll) for roll, _ in chance_outcomes(state))
+    player = state.players[seat]
+    for camel in state.ruleset.racing_camels:
+        if camel in player.finish_cards:
+            actions.append(PlaceFinishCard(seat, camel, Pile.WINNER))
+            actions.append(PlaceFinishCard(seat, camel, Pile.LOSER))
+    if state.ruleset.partnerships and player.partner is None:
+        for other in range(state.ruleset.players):
+            if other != seat and state.players[other].partner is None:
+                actions.append(FormPartnership(seat, other))
+    return tuple(actions)

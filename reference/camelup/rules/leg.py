@@ -1,0 +1,78 @@
+"""Chapter 10: the end of a leg, leg scoring and the next start player (``spec/10-leg.md``)."""
+
+from __future__ import annotations
+
+from camelup.camels import Camel
+from camelup.events import LegScored, LegStarted, PlayerLegScore, StartPlayerPassed
+from camelup.ruleset import Ruleset, Variant
+from camelup.state import LegTicket, Player
+from camelup.trace import implements
+
+
+@implements("leg.end.first", "leg.end.second")
+def leg_is_over(ruleset: Ruleset, dice_revealed: int) -> bool:
+    """A leg ends once 5 dice are out: all of them in the 1st edition, 5 of 6 in the 2nd."""
+    return dice_revealed >= ruleset.dice_per_leg
+
+
+@implements("leg.score.leader", "leg.score.second", "leg.score.others")
+def ticket_reward(ticket: LegTicket, leader: Camel, second: Camel) -> int:
+    """A ticket on the leader pays its value, on the second camel 1; any other costs 1."""
+    if ticket.camel is leader:
+        return ticket.value
+    if ticket.camel is second:
+        return 1
+    return -1
+
+
+@implements("partner.copy-best", "partner.not-tiles")
+def partner_bonus(partner: Player, leader: Camel, second: Camel) -> int:
+    """The best single reward among the partner's tickets (a pyramid ticket is worth 1), or 0:
+    copying is optional, so a partner holding only losing tickets adds nothing."""
+    rewards = [ticket_reward(t, leader, second) for t in partner.leg_tickets]
+    if partner.pyramid_tickets:
+        rewards.append(1)
+    return max([0, *rewards])
+
+
+@implements("leg.score.pyramid", "leg.score.net", "money.floor")
+def score_leg(
+    players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int
+) -> tuple[tuple[Player, ...], LegScored]:
+    """Every player's tickets, pyramid tickets and partner bonus, settled in one payment each."""
+    leader, second = ranked[0], ranked[1]
+    scores = []
+    scored = []
+    for seat, player in enumerate(players):
+        tickets = tuple((t, ticket_reward(t, leader, second)) for t in player.leg_tickets)
+        bonus = 0 if player.partner is None else partner_bonus(players[player.partner], leader, second)
+        total = sum(r for _, r in tickets) + player.pyramid_tickets + bonus
+        money = max(0, player.money + total)
+        scores.append(
+            PlayerLegScore(seat, tickets, player.pyramid_tickets, bonus, total, money - player.money)
+        )
+        scored.append(
+            Player(money, player.leg_tickets, player.pyramid_tickets, player.finish_cards, player.partner)
+        )
+    return tuple(scored), LegScored(leg, leader, second, tuple(scores))
+
+
+@implements("leg.cleanup", "partner.reset")
+def clear_for_new_leg(players: tuple[Player, ...]) -> tuple[Player, ...]:
+    """Tickets go back to their stacks and partnership cards back to their owners."""
+    return tuple(Player(p.money, (), 0, p.finish_cards, None) for p in players)
+
+
+@implements("leg.start-player", "leg.start-player.rotate")
+def next_start_player(
+    ruleset: Ruleset, last_pyramid_taker: int, start_player: int
+) -> StartPlayerPassed:
+    """The marker goes to the player left of whoever took the last pyramid ticket; under the
+    variant ``start-marker-rotates`` it goes to the left neighbour of its holder instead."""
+    if Variant.START_MARKER_ROTATES in ruleset.variants:
+        return StartPlayerPassed((start_player + 1) % ruleset.players, "leg.start-player.rotate")
+    return StartPlayerPassed((last_pyramid_taker + 1) % ruleset.players, "leg.start-player")
+
+
+def leg_started(leg: int) -> LegStarted:
+    return LegStarted(leg)

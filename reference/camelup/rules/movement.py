@@ -1,0 +1,151 @@
+"""Chapter 5: camel units, stacking and landing (``spec/05-movement.md``), with the tile step of
+chapter 6 and the finish line of chapter 11 that end a move.
+
+The functions here work on a *list* copy of the track owned by one call of ``apply``; they never
+see or change a state that anybody else holds.
+"""
+
+from __future__ import annotations
+
+from camelup.camels import Camel
+from camelup.events import Event, RaceEnded, TilePaid, UnitMoved
+from camelup.rules.crazy import crossing_wraps
+from camelup.rules.whirlwind import whirlwind_destination
+from camelup.ruleset import Ruleset
+from camelup.state import Tile
+from camelup.trace import implements
+from camelup.track import LAST_SPACE, MIN_SPACE, Stack
+
+Track = list[Stack]
+
+
+def find_camel(track: Track, camel: Camel) -> tuple[int, int]:
+    """(slot, height) of ``camel``: its index in the track and in its stack."""
+    for index, stack in enumerate(track):
+        if camel in stack:
+            return index, stack.index(camel)
+    raise KeyError(camel)
+
+
+@implements("move.stack.carry")
+def lift_unit(track: Track, camel: Camel) -> tuple[int, Stack]:
+    """Take ``camel`` and every camel above it off the track; the camels below stay."""
+    index, height = find_camel(track, camel)
+    stack = track[index]
+    track[index] = stack[:height]
+    return index + MIN_SPACE, stack[height:]
+
+
+@implements("move.unit.lands-on-top")
+def put_on_top(track: Track, unit: Stack, space: int) -> None:
+    index = space - MIN_SPACE
+    track[index] = track[index] + unit
+
+
+@implements("tile.land.backward")
+def put_underneath(track: Track, unit: Stack, space: int) -> None:
+    """Booing and mirage: the unit goes under whatever is there and keeps its own order."""
+    index = space - MIN_SPACE
+    track[index] = unit + track[index]
+
+
+@implements(
+    "move.racing.clockwise",
+    "crazy.move.counterclockwise",
+    "crazy.carry",
+    "move.only-final-space",
+    "end.crossing.racing",
+    "end.crossing.crazy",
+    "crazy.no-wrap",
+    "whirlwind.crazy-by-number",
+)
+def move_camel_unit(
+    track: Track,
+    tiles: tuple[Tile, ...],
+    ruleset: Ruleset,
+    camel: Camel,
+    pips: int,
+    events: list[Event],
+) -> tuple[TilePaid | None, bool]:
+    """Move ``camel`` with everything on top of it by ``pips`` in its own direction.
+
+    Racing camels go clockwise, crazy camels counterclockwise. Only the space where the move
+    ends matters: there the unit goes on top, then a tile on that space pays its owner and
+    pushes the unit one more space. Returns the tile payment (if any) and whether the unit
+    crossed the finish line, which ends the race.
+    """
+    origin, unit = lift_unit(track, camel)
+    direction = -1 if camel.is_crazy else 1
+    if ruleset.whirlwind and not camel.is_crazy:
+        destination = whirlwind_destination(track, unit, origin, pips, events)
+    else:
+        destination = origin + direction * pips
+    if destination < 1 and crossing_wraps(ruleset, unit):
+        destination += LAST_SPACE
+    put_on_top(track, unit, destination)
+    events.append(UnitMoved(unit, origin, destination, "top", _move_clause(camel)))
+    if _crossed(destination):
+        events.append(RaceEnded(unit, _crossing_clause(direction)))
+        return None, True
+    tile = _tile_at(tiles, destination)
+    if tile is None:
+        return None, False
+    return tile_step(track, tile, unit, direction, events)
+
+
+def _move_clause(camel: Camel) -> str:
+    return "crazy.move.counterclockwise" if camel.is_crazy else "move.racing.clockwise"
+
+
+def _crossing_clause(direction: int) -> str:
+    return "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
+
+
+def _crossed(space: int) -> bool:
+    return space > LAST_SPACE or space < 1
+
+
+def _tile_at(tiles: tuple[Tile, ...], space: int) -> Tile | None:
+    for tile in tiles:
+        if tile.space == space:
+            return tile
+    return None
+
+
+@implements(
+    "tile.land.pay-owner",
+    "money.bank-unlimited",
+    "tile.land.forward",
+    "tile.land.crazy-reversed",
+    "tile.land.off-track",
+    "tile.land.no-chain",
+    "whirlwind.tile-step",
+)
+def tile_step(
+    track: Track, tile: Tile, unit: Stack, direction: int, events: list[Event]
+) -> tuple[TilePaid, bool]:
+    """The unit ended its move on ``tile``: the owner earns 1 EP, then the unit moves one space.
+
+    Forward (oasis, cheering) puts it on top there; backward (mirage, booing) underneath. A
+    unit led by a crazy camel uses its own direction, so "forward" is counterclockwise. The
+    extra step is a plain one-space step (never a whirlwind arrow) and never ends on another
+    tile, because tiles are never adjacent.
+    """
+    paid = TilePaid(tile.owner, tile.space, 1)
+    events.append(paid)
+    index = tile.space - MIN_SPACE
+    track[index] = track[index][: len(track[index]) - len(unit)]
+    target = tile.space + tile.side.step * direction
+    if tile.side.step > 0:
+        put_on_top(track, unit, target)
+        placement, clause = "top", "tile.land.forward"
+    else:
+        put_underneath(track, unit, target)
+        placement, clause = "underneath", "tile.land.backward"
+    if direction < 0:
+        clause = "tile.land.crazy-reversed"
+    events.append(UnitMoved(unit, tile.space, target, placement, clause))  # type: ignore[arg-type]
+    if _crossed(target):
+        events.append(RaceEnded(unit, "tile.land.off-track"))
+        return paid, True
+    return paid, False

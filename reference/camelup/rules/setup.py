@@ -1,0 +1,133 @@
+"""Chapter 2: setting up a game from explicit inputs (``spec/02-setup.md``).
+
+The dice rolls, the stacking order of camels sharing a space, which crazy camel is placed
+first and the first player are all inputs: the engine itself draws nothing at random.
+:func:`random_setup` draws those inputs from a ``random.Random`` you pass in.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from camelup.camels import CRAZY_CAMELS, Camel, Die
+from camelup.dice import DieRoll
+from camelup.errors import CamelUpError
+from camelup.ruleset import PYRAMID_TICKETS, STARTING_MONEY, Edition, Ruleset
+from camelup.state import Player, State
+from camelup.trace import implements
+from camelup.track import LAST_SPACE, SLOTS, slot
+
+CRAZY_START_SPACE = {1: LAST_SPACE, 2: LAST_SPACE - 1, 3: LAST_SPACE - 2}
+
+
+@attrs.frozen
+class Setup:
+    """The inputs of setup.
+
+    ``racing_rolls``: one roll per racing camel (the die of that camel and its value 1-3).
+    ``stacking``: every racing camel once, bottom to top; camels that share a start space are
+    stacked in this relative order. ``crazy_rolls``: the two grey-die rolls (2nd edition; only
+    the number counts). ``first_crazy``: the crazy camel placed with the first roll.
+    ``start_player``: the seat that holds the start marker (the youngest player).
+    """
+
+    racing_rolls: tuple[DieRoll, ...]
+    stacking: tuple[Camel, ...]
+    start_player: int = 0
+    crazy_rolls: tuple[DieRoll, ...] = ()
+    first_crazy: Camel | None = None
+
+
+def _bad(clause: str, message: str) -> CamelUpError:
+    return CamelUpError("bad-setup", clause, message)
+
+
+@implements(
+    "setup.leg-ticket-stacks",
+    "setup.pyramid-tickets",
+    "setup.money",
+    "setup.player-kit",
+    "setup.partnership-cards",
+    "setup.racing-camels",
+    "setup.stack-order",
+    "setup.crazy-space",
+    "setup.crazy-second",
+    "setup.dice-in-pyramid",
+    "setup.start-player",
+    "tickets.leg.first",
+    "tickets.leg.second",
+    "tickets.pyramid",
+    "camels.racing.first",
+    "camels.racing.second",
+    "camels.crazy",
+)
+def new_game(ruleset: Ruleset, setup: Setup) -> State:
+    """The state at the start of the first leg."""
+    racing = ruleset.racing_camels
+    values: dict[Camel, int] = {}
+    for roll in setup.racing_rolls:
+        camel = roll.die.camel
+        if camel not in racing or camel in values:
+            raise _bad("setup.racing-camels", f"one roll per racing camel is needed, got {roll!r}")
+        if roll.value not in (1, 2, 3):
+            raise _bad("dice.racing-faces", f"a racing die shows 1, 2 or 3, not {roll.value}")
+        values[camel] = roll.value
+    if set(values) != set(racing):
+        raise _bad("setup.racing-camels", "one roll per racing camel is needed")
+    if sorted(setup.stacking, key=lambda c: c.value) != sorted(racing, key=lambda c: c.value):
+        raise _bad("setup.stack-order", "the stacking order must list every racing camel once")
+    if not 0 <= setup.start_player < ruleset.players:
+        raise _bad("setup.start-player", f"there is no seat {setup.start_player}")
+    track: list[tuple[Camel, ...]] = [()] * SLOTS
+    for camel in setup.stacking:
+        index = slot(values[camel])
+        track[index] = track[index] + (camel,)
+    if ruleset.edition is Edition.SECOND:
+        _place_crazy_camels(track, setup)
+    elif setup.crazy_rolls or setup.first_crazy is not None:
+        raise _bad("camels.crazy", "the first edition has no crazy camels")
+    hand = frozenset(racing)
+    players = tuple(Player(STARTING_MONEY, (), 0, hand, None) for _ in range(ruleset.players))
+    return State(
+        ruleset=ruleset,
+        track=tuple(track),
+        tiles=(),
+        pyramid=ruleset.dice,
+        revealed=(),
+        ticket_stacks=tuple(ruleset.leg_ticket_values for _ in racing),
+        players=players,
+        winner_pile=(),
+        loser_pile=(),
+        to_move=setup.start_player,
+        start_player=setup.start_player,
+        leg=1,
+    )
+
+
+def _place_crazy_camels(track: list[tuple[Camel, ...]], setup: Setup) -> None:
+    if len(setup.crazy_rolls) != 2 or setup.first_crazy not in CRAZY_CAMELS:
+        raise _bad("setup.crazy-space", "two grey-die rolls and the crazy camel placed first are needed")
+    second = CRAZY_CAMELS[1] if setup.first_crazy is CRAZY_CAMELS[0] else CRAZY_CAMELS[0]
+    for camel, roll in zip((setup.first_crazy, second), setup.crazy_rolls, strict=True):
+        if roll.die is not Die.GREY or roll.value not in CRAZY_START_SPACE:
+            raise _bad("setup.crazy-space", f"a grey-die roll of 1, 2 or 3 is needed, got {roll!r}")
+        index = slot(CRAZY_START_SPACE[roll.value])
+        track[index] = track[index] + (camel,)  # the second goes on top of the first
+
+
+def random_setup(ruleset: Ruleset, rng: random.Random) -> Setup:
+    """Draw every setup input from ``rng``: the only randomness of the library is here."""
+    racing = ruleset.racing_camels
+    rolls = tuple(DieRoll(Die(c.value), rng.randint(1, 3)) for c in racing)
+    stacking = list(racing)
+    rng.shuffle(stacking)
+    start = rng.randrange(ruleset.players)
+    if ruleset.edition is Edition.FIRST:
+        return Setup(rolls, tuple(stacking), start)
+    grey = tuple(DieRoll(Die.GREY, rng.randint(1, 3), rng.choice(CRAZY_CAMELS)) for _ in range(2))
+    return Setup(rolls, tuple(stacking), start, grey, rng.choice(CRAZY_CAMELS))
+
+
+PYRAMID_TICKETS_PER_LEG = PYRAMID_TICKETS

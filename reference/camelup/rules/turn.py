@@ -1,0 +1,23 @@
+"""Chapter 3: whose turn it is and what a turn is (``spec/03-turn.md``)."""
+
+from __future__ import annotations
+
+from camelup.errors import IllegalAction
+from camelup.state import State
+from camelup.trace import implements
+
+
+@implements("turn.game-over", "turn.order", "turn.one-action")
+def turn_problem(state: State, player: int) -> IllegalAction | None:
+    """Once the race is over nobody acts; otherwise only the player to move acts, once."""
+    if state.result is not None:
+        return IllegalAction("game-over", "turn.game-over", "the race has ended")
+    if player != state.to_move:
+        return IllegalAction("not-your-turn", "turn.order", f"it is player {state.to_move}'s turn, not {player}'s")
+    return None
+
+
+@implements("turn.order")
+def next_seat(state: State, player: int) -> int:
+    """Play passes to the left: the next seat, round the table."""
+    return (player + 1) % state.ruleset.players

@@ -1,0 +1,137 @@
+"""Rulesets: an edition, its modules, the selected variants and the number of players."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from camelup.camels import CRAZY_CAMELS, Camel, Die
+from camelup.errors import InvalidRuleset
+from camelup.specification import load_registry
+from camelup.trace import implements
+
+
+class Edition(enum.Enum):
+    FIRST = "first"
+    SECOND = "second"
+
+
+class Module(enum.Enum):
+    WHIRLWIND = "whirlwind"
+
+
+class Variant(enum.Enum):
+    """The named variants of the rulings register (``spec/rulings.md``)."""
+
+    START_MARKER_ROTATES = "start-marker-rotates"
+    CRAZY_FINISH_NEEDS_RACING = "crazy-finish-needs-racing"
+    WHIRLWIND_SECOND_EDITION = "whirlwind-second-edition"
+    FINAL_SCORING_NET = "final-scoring-net"
+    TILE_MOVE_OLD_SPACE_BLOCKS = "tile-move-old-space-blocks"
+
+
+RACING_CAMELS = {
+    Edition.FIRST: (Camel.BLUE, Camel.GREEN, Camel.ORANGE, Camel.YELLOW, Camel.WHITE),
+    Edition.SECOND: (Camel.BLUE, Camel.GREEN, Camel.RED, Camel.YELLOW, Camel.PURPLE),
+}
+LEG_TICKET_VALUES = {  # bottom to top
+    Edition.FIRST: (2, 3, 5),
+    Edition.SECOND: (2, 2, 3, 5),
+}
+PLAYER_COUNTS = {Edition.FIRST: range(2, 9), Edition.SECOND: range(3, 9)}
+PYRAMID_TICKETS = 5
+STARTING_MONEY = 3
+PARTNERSHIP_MIN_PLAYERS = 6
+
+
+def _variant_fits(variant: Variant, edition: Edition, modules: frozenset[Module]) -> bool:
+    """Whether the rulings register defines ``variant`` for this edition and these modules."""
+    defined = load_registry().variants.get(variant.value)
+    if defined is None:
+        return False
+    needs_modules = {Module(name) for name in defined.rule_sets if name in {"whirlwind"}}
+    return edition.value in defined.rule_sets and needs_modules <= modules
+
+
+@attrs.frozen
+class Ruleset:
+    """What is being played. Invalid combinations are refused when the ruleset is built.
+
+    >>> Ruleset(Edition.SECOND, players=4).dice_per_leg
+    5
+    """
+
+    edition: Edition
+    players: int
+    modules: frozenset[Module] = frozenset()
+    variants: frozenset[Variant] = frozenset()
+
+    # Derived once here so that the hot path reads plain attributes.
+    racing_camels: tuple[Camel, ...] = attrs.field(init=False, eq=False, repr=False)
+    camels: tuple[Camel, ...] = attrs.field(init=False, eq=False, repr=False)
+    dice: tuple[Die, ...] = attrs.field(init=False, eq=False, repr=False)
+    dice_per_leg: int = attrs.field(init=False, eq=False, repr=False)
+    leg_ticket_values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    whirlwind: bool = attrs.field(init=False, eq=False, repr=False)
+    partnerships: bool = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        _validate(self)
+        racing = RACING_CAMELS[self.edition]
+        second = self.edition is Edition.SECOND
+        dice = tuple(Die(c.value) for c in racing) + ((Die.GREY,) if second else ())
+        derived = {
+            "racing_camels": racing,
+            "camels": racing + (CRAZY_CAMELS if second else ()),
+            "dice": dice,
+            "dice_per_leg": 5,
+            "leg_ticket_values": LEG_TICKET_VALUES[self.edition],
+            "whirlwind": Module.WHIRLWIND in self.modules,
+            "partnerships": second and self.players >= PARTNERSHIP_MIN_PLAYERS,
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+    def has(self, variant: Variant) -> bool:
+        return variant in self.variants
+
+
+@implements(
+    "ruleset.editions",
+    "ruleset.players.first",
+    "ruleset.players.second",
+    "ruleset.whirlwind.first-edition",
+    "ruleset.variants",
+)
+def _validate(ruleset: Ruleset) -> None:
+    if not isinstance(ruleset.edition, Edition):
+        raise InvalidRuleset("unknown-edition", "ruleset.editions", f"no edition {ruleset.edition!r}")
+    counts = PLAYER_COUNTS[ruleset.edition]
+    if not isinstance(ruleset.players, int) or ruleset.players not in counts:
+        clause = f"ruleset.players.{ruleset.edition.value}"
+        raise InvalidRuleset(
+            "player-count",
+            clause,
+            f"the {ruleset.edition.value} edition is for {counts.start}-{counts.stop - 1} players,"
+            f" not {ruleset.players}",
+        )
+    if (
+        Module.WHIRLWIND in ruleset.modules
+        and ruleset.edition is Edition.SECOND
+        and Variant.WHIRLWIND_SECOND_EDITION not in ruleset.variants
+    ):
+        raise InvalidRuleset(
+            "module-edition",
+            "ruleset.whirlwind.first-edition",
+            "the whirlwind module is defined for the first edition; with the second edition"
+            " select the variant whirlwind-second-edition",
+        )
+    for variant in sorted(ruleset.variants, key=lambda v: v.value):
+        if not _variant_fits(variant, ruleset.edition, ruleset.modules):
+            raise InvalidRuleset(
+                "variant-ruleset",
+                "ruleset.variants",
+                f"variant {variant.value} does not fit the {ruleset.edition.value} edition"
+                + (" with these modules" if ruleset.modules else ""),
+            )
