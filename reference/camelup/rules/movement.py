@@ -90,7 +90,7 @@ def move_camel_unit(
     tile = _tile_at(tiles, destination)
     if tile is None:
         return None, False
-    return tile_step(track, tile, unit, direction, events)
+    return tile_step(track, ruleset, tile, unit, direction, events)
 
 
 def _move_clause(camel: Camel) -> str:
@@ -122,7 +122,12 @@ def _tile_at(tiles: tuple[Tile, ...], space: int) -> Tile | None:
     "whirlwind.tile-step",
 )
 def tile_step(
-    track: Track, tile: Tile, unit: Stack, direction: int, events: list[Event]
+    track: Track,
+    ruleset: Ruleset,
+    tile: Tile,
+    unit: Stack,
+    direction: int,
+    events: list[Event],
 ) -> tuple[TilePaid, bool]:
     """The unit ended its move on ``tile``: the owner earns 1 EP, then the unit moves one space.
 
@@ -136,6 +141,8 @@ def tile_step(
     index = tile.space - MIN_SPACE
     track[index] = track[index][: len(track[index]) - len(unit)]
     target = tile.space + tile.side.step * direction
+    if target > LAST_SPACE and direction < 0 and crossing_wraps(ruleset, unit):
+        target -= LAST_SPACE  # the lone crazy camel goes on round the loop (RUL-24)
     if tile.side.step > 0:
         put_on_top(track, unit, target)
         placement, clause = "top", "tile.land.forward"

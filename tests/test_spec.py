@@ -1,0 +1,180 @@
+"""`camelup spec check` and the registry: the real spec is clean, and each kind of defect in a
+small broken spec is caught and located (file and line)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from camelup.cli import main
+from camelup.specification import load_registry, parse_spec, spec_directory
+
+REPO = Path(__file__).resolve().parent.parent
+DOSSIER = REPO.parent / "shared" / "research" / "rules-dossier.md"
+
+CHAPTER = """# 1 Test chapter
+
+### 1.1 `alpha.one`
+
+- **Rule sets:** first, second
+- **Level:** must
+- **Code:** engine
+- **Sources:** R2 §1, grade A
+- **Dossier:** E2.A1.1
+
+The first rule.
+
+### 1.2 `alpha.two`
+
+- **Rule sets:** second
+- **Variant:** some-variant
+- **Level:** may
+- **Code:** none: a permission
+- **Sources:** R2 §2, grade A
+- **Dossier:** E2.A1.2
+
+The second rule.
+"""
+
+RULINGS = """# Rulings
+
+### RUL-01 A question
+
+- **Dossier:** X-01
+- **Clauses:** `alpha.one`, `alpha.two`
+- **Defines variant:** `some-variant` (second) — the other reading
+- **Question:** Which?
+- **Ruling:** This one.
+- **Why:** Because.
+- **Sources:** R2, grade A.
+- **Alternatives:** The other, as variant `some-variant`.
+"""
+
+
+def write_spec(tmp_path: Path, chapter: str = CHAPTER, rulings: str = RULINGS) -> Path:
+    (tmp_path / "01-test.md").write_text(chapter, "utf-8")
+    (tmp_path / "rulings.md").write_text(rulings, "utf-8")
+    main(["spec", "sync", "--spec", str(tmp_path)])
+    return tmp_path
+
+
+def messages(directory: Path) -> list[str]:
+    return [str(p) for p in parse_spec(directory).problems]
+
+
+def test_the_bundled_spec_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["spec", "check"]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_the_fixture_spec_is_clean(tmp_path: Path) -> None:
+    directory = write_spec(tmp_path)
+    assert messages(directory) == []
+    registry = parse_spec(directory)
+    assert registry.clause("alpha.two").variant == "some-variant"
+    assert registry.rulings_for("alpha.one")[0].id == "RUL-01"
+    assert "[RUL-01](rulings.md#rul-01-a-question)" in (directory / "01-test.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("### 1.2 `alpha.two`", "### 1.2 `alpha.one`", r"01-test.md:\d+: duplicate clause ID alpha.one"),
+        ("### 1.2 `alpha.two`", "### 1.2 `Alpha..Two`", r"01-test.md:\d+: malformed clause ID"),
+        ("### 1.2 `alpha.two`", "### 1.3 `alpha.two`", r"display number 1.3 should be 1.2"),
+        ("- **Sources:** R2 §2, grade A\n", "", r"clause alpha.two has no source"),
+        ("- **Rule sets:** second\n", "", r"clause alpha.two has no rule sets"),
+        ("- **Rule sets:** second\n", "- **Rule sets:** third\n", r"unknown rule set third"),
+        ("- **Level:** may", "- **Level:** should", r"has level 'should'"),
+        ("- **Code:** none: a permission", "- **Code:** maybe", r"Code must be"),
+        ("- **Variant:** some-variant", "- **Variant:** no-such-variant", r"names variant no-such-variant, which no ruling defines"),
+    ],
+)
+def test_each_chapter_defect_is_caught(tmp_path: Path, old: str, new: str, expected: str) -> None:
+    directory = write_spec(tmp_path)
+    chapter = directory / "01-test.md"
+    text = chapter.read_text("utf-8")
+    assert old in text
+    chapter.write_text(text.replace(old, new, 1), "utf-8")
+    found = messages(directory)
+    assert any(re.search(expected, m) for m in found), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("`alpha.one`, `alpha.two`", "`alpha.one`, `alpha.three`", r"rulings.md:\d+: ruling RUL-01 names unknown clause alpha.three"),
+        ("as variant `some-variant`", "as variant `other-variant`", r"ruling RUL-01 names unknown variant other-variant"),
+        ("- **Defines variant:** `some-variant` (second) — the other reading\n", "", r"names variant some-variant, which no ruling defines"),
+        ("### RUL-01 A question", "### RULING-1 A question", r"malformed ruling heading"),
+        ("- **Why:** Because.\n", "", r"ruling RUL-01 has no Why"),
+    ],
+)
+def test_each_ruling_defect_is_caught(tmp_path: Path, old: str, new: str, expected: str) -> None:
+    directory = write_spec(tmp_path)
+    rulings = directory / "rulings.md"
+    text = rulings.read_text("utf-8")
+    assert old in text
+    rulings.write_text(text.replace(old, new, 1), "utf-8")
+    found = messages(directory)
+    assert any(re.search(expected, m) for m in found), found
+
+
+def test_a_variant_defined_twice_is_caught(tmp_path: Path) -> None:
+    second = RULINGS.split("\n", 1)[1].replace("RUL-01", "RUL-02")
+    directory = write_spec(tmp_path, rulings=RULINGS + second)
+    assert any("variant some-variant is defined twice" in m for m in messages(directory))
+
+
+def test_stale_backlinks_are_caught_and_sync_fixes_them(tmp_path: Path) -> None:
+    directory = write_spec(tmp_path)
+    rulings = directory / "rulings.md"
+    rulings.write_text(rulings.read_text("utf-8").replace("`alpha.one`, `alpha.two`", "`alpha.one`"), "utf-8")
+    assert any("back-links are stale" in m for m in messages(directory))
+    assert main(["spec", "sync", "--spec", str(directory)]) == 0
+    assert messages(directory) == []
+
+
+def test_check_exits_non_zero_with_one_line_per_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = write_spec(tmp_path)
+    chapter = directory / "01-test.md"
+    chapter.write_text(chapter.read_text("utf-8").replace("`alpha.two`", "`alpha.one`"), "utf-8")
+    assert main(["spec", "check", "--spec", str(directory)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert re.match(r".*01-test.md:\d+: duplicate clause ID alpha.one", err[0])
+    assert err[-1].startswith("spec check: ")
+
+
+def test_a_copy_of_the_real_spec_round_trips_through_sync(tmp_path: Path) -> None:
+    copy = tmp_path / "spec"
+    shutil.copytree(spec_directory(), copy)
+    assert main(["spec", "sync", "--spec", str(copy)]) == 0
+    for path in spec_directory().glob("*.md"):
+        assert (copy / path.name).read_text("utf-8") == path.read_text("utf-8"), path.name
+
+
+def _dossier_items() -> tuple[set[str], set[str]]:
+    text = DOSSIER.read_text("utf-8")
+    clauses = set(re.findall(r"^- ((?:E1|E2|WW)(?:\.[A-Z0-9]+)+) ", text, re.M))
+    rows = set(re.findall(r"^\| ((?:X)-\d\d) \|", text, re.M))
+    rows |= set(re.findall(r"^- \*\*(EC-\d\d) ", text, re.M))
+    return clauses, rows
+
+
+@pytest.mark.skipif(not DOSSIER.is_file(), reason="../shared/research/rules-dossier.md is not beside the repo")
+def test_every_dossier_item_has_a_home() -> None:
+    """Every clause of dossier §2 is stated by a clause or listed with a reason it needs none;
+    every conflict (§3) and edge case (§4) is settled by a ruling."""
+    registry = load_registry()
+    clauses, rows = _dossier_items()
+    assert len(clauses) > 140 and len(rows) == 15 + 46  # the parse found the lists
+    homed = {item for clause in registry.clauses for item in clause.dossier} | set(registry.no_clause)
+    assert sorted(clauses - homed) == []
+    ruled = [item for ruling in registry.rulings for item in ruling.dossier]
+    assert sorted(rows - set(ruled)) == []
+    assert len(ruled) == len(set(ruled)), "a dossier row is settled by two rulings"
