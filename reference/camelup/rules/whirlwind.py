@@ -24,7 +24,7 @@ def whirlwind_destination(
 
     Each step uses one pip. Leaving 6 goes to 8, leaving 7 goes to 6; leaving 8 goes on to 9
     only if another camel stands on 6, 7 or 8 (a camel left behind on 8 counts) or every other
-    camel is on 9 or beyond, and otherwise back to 7. The condition is checked every time.
+    racing camel is on 9 or beyond, and otherwise back to 7. The condition is checked every time.
     """
     position = origin
     for _ in range(pips):
@@ -50,4 +50,6 @@ def _other_camel_in_whirlwind(track: list[Stack]) -> bool:
 
 
 def _all_others_at_nine_or_beyond(track: list[Stack]) -> bool:
-    return not any(track[: _NINE - MIN_SPACE])
+    """Condition (b) looks at racing camels only (RUL-49): a crazy camel behind space 9 would
+    otherwise trap the last racing camel in the loop for the rest of the game."""
+    return not any(not camel.is_crazy for stack in track[: _NINE - MIN_SPACE] for camel in stack)
