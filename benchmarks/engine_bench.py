@@ -46,11 +46,13 @@ RULESETS = {
 
 
 def random_roll(state: State, rng: random.Random) -> DieRoll:
-    die = rng.choice(state.pyramid)
-    value = rng.randint(1, 3)
+    """A die uniformly from the pyramid, then one of its faces uniformly."""
+    pyramid = state.pyramid
+    die = pyramid[int(rng.random() * len(pyramid))]
     if die is Die.GREY:
-        return DieRoll(die, value, rng.choice(CRAZY_CAMELS))
-    return DieRoll(die, value)
+        face = int(rng.random() * 6)
+        return DieRoll(die, face % 3 + 1, CRAZY_CAMELS[face // 3])
+    return DieRoll(die, int(rng.random() * 3) + 1)
 
 
 def play_roll_only(ruleset: Ruleset, rng: random.Random) -> int:

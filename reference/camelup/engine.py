@@ -189,7 +189,8 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
             owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets, owner.finish_cards, owner.partner
         )
     revealed = (*state.revealed, roll)
-    pyramid = tuple(d for d in state.pyramid if d is not roll.die)
+    out = state.pyramid.index(roll.die)
+    pyramid = state.pyramid[:out] + state.pyramid[out + 1 :]
     new = State(
         state.ruleset,
         tuple(track),

@@ -1,0 +1,101 @@
+"""Chapter 2, setup: spec/02-setup.md. The dice rolls, stacking order, first crazy camel and
+first player are inputs of ``Setup``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from camelup import Camel, CamelUpError, Die, DieRoll, Setup, new_game, random_setup
+from helpers import board, ruleset
+
+CK, CW = Camel.CRAZY_BLACK, Camel.CRAZY_WHITE
+
+
+def first_setup(start: int = 2) -> Setup:
+    rolls = (
+        DieRoll(Die.BLUE, 2),
+        DieRoll(Die.GREEN, 1),
+        DieRoll(Die.ORANGE, 2),
+        DieRoll(Die.YELLOW, 3),
+        DieRoll(Die.WHITE, 2),
+    )
+    stacking = (Camel.WHITE, Camel.BLUE, Camel.YELLOW, Camel.ORANGE, Camel.GREEN)
+    return Setup(rolls, stacking, start)
+
+
+@pytest.mark.clause(
+    "setup.racing-camels",
+    "setup.stack-order",
+    "setup.money",
+    "setup.leg-ticket-stacks",
+    "setup.pyramid-tickets",
+    "setup.dice-in-pyramid",
+    "setup.player-kit",
+    "setup.start-player",
+)
+def test_first_edition_setup() -> None:
+    rules = ruleset("first", 3)
+    state = new_game(rules, first_setup())
+    assert board(state) == {1: "G", 2: "W B O", 3: "Y"}
+    assert [p.money for p in state.players] == [3, 3, 3]
+    assert state.ticket_stacks == ((2, 3, 5),) * 5
+    assert state.pyramid == rules.dice and state.revealed == () and state.pyramid_tickets_left == 5
+    assert all(p.finish_cards == frozenset(rules.racing_camels) for p in state.players)
+    assert all(
+        p.leg_tickets == () and p.pyramid_tickets == 0 and p.partner is None for p in state.players
+    )
+    assert state.tiles == () and state.winner_pile == () and state.loser_pile == ()
+    assert (state.to_move, state.start_player, state.leg) == (2, 2, 1)
+
+
+@pytest.mark.clause(
+    "setup.crazy-space", "setup.crazy-second", "setup.dice-in-pyramid", "setup.leg-ticket-stacks"
+)
+@pytest.mark.parametrize(
+    ("rolls", "first", "expected"),
+    [
+        ((1, 1), CK, {16: "cK cW"}),  # same space: the second on top; colour ignored
+        ((1, 1), CW, {16: "cW cK"}),
+        ((2, 3), CW, {15: "cW", 14: "cK"}),
+        ((3, 1), CK, {14: "cK", 16: "cW"}),
+    ],
+)
+def test_second_edition_crazy_camels_by_number_alone(
+    rolls: tuple[int, int], first: Camel, expected: dict[int, str]
+) -> None:
+    rules = ruleset("second", 4)
+    racing = tuple(DieRoll(Die(c.value), 1) for c in rules.racing_camels)
+    grey = (DieRoll(Die.GREY, rolls[0], CW), DieRoll(Die.GREY, rolls[1], CW))  # both white
+    state = new_game(rules, Setup(racing, rules.racing_camels, 0, grey, first))
+    assert board(state) == {1: "B G R Y P", **expected}
+    assert Die.GREY in state.pyramid and len(state.pyramid) == 6
+    assert state.ticket_stacks == ((2, 2, 3, 5),) * 5
+
+
+@pytest.mark.clause("setup.partnership-cards", "partner.six-plus")
+@pytest.mark.parametrize(("players", "partnerships"), [(5, False), (6, True), (8, True)])
+def test_partnership_cards_only_with_six_or_more(players: int, partnerships: bool) -> None:
+    rules = ruleset("second", players)
+    state = new_game(rules, random_setup(rules, random.Random(players)))
+    assert rules.partnerships is partnerships
+    assert all(p.partner is None for p in state.players)
+
+
+@pytest.mark.clause(
+    "setup.racing-camels", "setup.stack-order", "setup.start-player", "camels.crazy"
+)
+def test_bad_setups_are_refused() -> None:
+    rules = ruleset("first", 3)
+    good = first_setup()
+    with pytest.raises(CamelUpError):
+        new_game(rules, Setup(good.racing_rolls[:4], good.stacking, 0))
+    with pytest.raises(CamelUpError):
+        new_game(rules, Setup(good.racing_rolls, good.stacking[:4], 0))
+    with pytest.raises(CamelUpError):
+        new_game(rules, Setup(good.racing_rolls, good.stacking, 3))
+    with pytest.raises(CamelUpError):
+        new_game(
+            rules, Setup(good.racing_rolls, good.stacking, 0, (DieRoll(Die.GREY, 1, CW),) * 2, CW)
+        )
