@@ -38,7 +38,7 @@ from camelup.events import (
 from camelup.rules.betting import finish_card_problem, leg_ticket_problem
 from camelup.rules.crazy import choose_crazy_camel
 from camelup.rules.final import score_finish_piles, winners
-from camelup.rules.leg import clear_for_new_leg, leg_is_over, next_start_player, score_leg
+from camelup.rules.leg import leg_is_over, next_start_player, players_for_new_leg, score_leg
 from camelup.rules.movement import move_camel_unit
 from camelup.rules.partnership import partnership_problem
 from camelup.rules.ranking import ranking
@@ -63,9 +63,8 @@ def apply(state: State, action: Action) -> Result:
     Raises :class:`IllegalAction` (with a stable ``code`` and the violated ``clause``) when the
     action is not allowed; ``state`` is never changed, it is immutable.
     """
-    problem = turn_problem(state, action.player)
-    if problem is not None:
-        raise problem
+    if state.result is not None or action.player != state.to_move:
+        raise turn_problem(state, action.player) or AssertionError("unreachable")
     if type(action) is TakePyramidTicket:
         return _take_pyramid_ticket(state, action)
     if type(action) is TakeLegTicket:
@@ -167,15 +166,19 @@ def roll_problem(state: State, roll: DieRoll) -> IllegalAction | None:
 @implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
 def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     roll = action.roll
-    problem = roll_problem(state, roll)
-    if problem is not None:
-        raise problem
+    die = roll.die
+    pyramid = state.pyramid
+    # The common, valid roll is checked inline; roll_problem says what is wrong otherwise.
+    colour = roll.colour
+    colour_ok = colour is None if die is not Die.GREY else colour is not None and colour.is_crazy
+    if die not in pyramid or roll.value not in (1, 2, 3) or not colour_ok:
+        raise roll_problem(state, roll) or AssertionError("unreachable")
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
-    if roll.die is Die.GREY:
+    if die is Die.GREY:
         camel, clause = choose_crazy_camel(state.track, roll)
         events.append(CrazyCamelChosen(camel, clause))
     else:
-        camel = roll.die.camel  # type: ignore[assignment]
+        camel = die.camel  # type: ignore[assignment]
     track = list(state.track)
     payment, crossed = move_camel_unit(track, state.tiles, state.ruleset, camel, roll.value, events)
     players = list(state.players)
@@ -189,13 +192,12 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
             owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets, owner.finish_cards, owner.partner
         )
     revealed = (*state.revealed, roll)
-    out = state.pyramid.index(roll.die)
-    pyramid = state.pyramid[:out] + state.pyramid[out + 1 :]
+    out = pyramid.index(die)
     new = State(
         state.ruleset,
         tuple(track),
         state.tiles,
-        pyramid,
+        pyramid[:out] + pyramid[out + 1 :],
         revealed,
         state.ticket_stacks,
         tuple(players),
@@ -215,8 +217,8 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
 @implements("tile.stays")
 def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
     ranked = ranking(state.track)
-    scored, event = score_leg(state.players, ranked, state.leg)
-    events.append(event)
+    scored = score_leg(state.players, ranked, state.leg)
+    events.append(scored)
     passed = next_start_player(state.ruleset, last_taker, state.start_player)
     events.append(passed)
     events.append(LegStarted(state.leg + 1))
@@ -228,7 +230,7 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
         ruleset.dice,
         (),
         tuple(ruleset.leg_ticket_values for _ in ruleset.racing_camels),
-        clear_for_new_leg(scored),
+        players_for_new_leg(state.players, scored),
         state.winner_pile,
         state.loser_pile,
         passed.player,
@@ -239,15 +241,15 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
 
 def _end_game(state: State, events: list[Event]) -> State:
     ranked = ranking(state.track)
-    scored, event = score_leg(state.players, ranked, state.leg)
-    events.append(event)
-    money = [p.money for p in scored]
+    scored = score_leg(state.players, ranked, state.leg)
+    events.append(scored)
+    money = [p.money + score.paid for p, score in zip(state.players, scored.scores, strict=True)]
     events.extend(
         score_finish_piles(state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1])
     )
     seats = winners(money)
     events.append(GameEnded(ranked[0], ranked[-1], tuple(money), seats))
-    players = tuple(attrs.evolve(p, money=m) for p, m in zip(scored, money, strict=True))
+    players = tuple(attrs.evolve(p, money=m) for p, m in zip(state.players, money, strict=True))
     return attrs.evolve(state, players=players, result=GameResult(seats))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from camelup.camels import Camel
-from camelup.events import LegScored, LegStarted, PlayerLegScore, StartPlayerPassed
+from camelup.events import LegScored, PlayerLegScore, StartPlayerPassed
 from camelup.ruleset import Ruleset, Variant
 from camelup.state import LegTicket, Player
 from camelup.trace import implements
@@ -36,31 +36,30 @@ def partner_bonus(partner: Player, leader: Camel, second: Camel) -> int:
 
 
 @implements("leg.score.pyramid", "leg.score.net", "money.floor")
-def score_leg(
-    players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int
-) -> tuple[tuple[Player, ...], LegScored]:
-    """Every player's tickets, pyramid tickets and partner bonus, settled in one payment each."""
+def score_leg(players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int) -> LegScored:
+    """Every player's tickets, pyramid tickets and partner bonus, settled in one payment each.
+
+    The event's ``paid`` per player is the change of money after the zero floor.
+    """
     leader, second = ranked[0], ranked[1]
     scores = []
-    scored = []
     for seat, player in enumerate(players):
         tickets = tuple((t, ticket_reward(t, leader, second)) for t in player.leg_tickets)
         bonus = 0 if player.partner is None else partner_bonus(players[player.partner], leader, second)
         total = sum(r for _, r in tickets) + player.pyramid_tickets + bonus
-        money = max(0, player.money + total)
-        scores.append(
-            PlayerLegScore(seat, tickets, player.pyramid_tickets, bonus, total, money - player.money)
-        )
-        scored.append(
-            Player(money, player.leg_tickets, player.pyramid_tickets, player.finish_cards, player.partner)
-        )
-    return tuple(scored), LegScored(leg, leader, second, tuple(scores))
+        paid = max(0, player.money + total) - player.money
+        scores.append(PlayerLegScore(seat, tickets, player.pyramid_tickets, bonus, total, paid))
+    return LegScored(leg, leader, second, tuple(scores))
 
 
 @implements("leg.cleanup", "partner.reset")
-def clear_for_new_leg(players: tuple[Player, ...]) -> tuple[Player, ...]:
-    """Tickets go back to their stacks and partnership cards back to their owners."""
-    return tuple(Player(p.money, (), 0, p.finish_cards, None) for p in players)
+def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple[Player, ...]:
+    """After leg scoring: the money paid; tickets back to their stacks; partnership cards back
+    to their owners."""
+    return tuple(
+        Player(p.money + score.paid, (), 0, p.finish_cards, None)
+        for p, score in zip(players, scored.scores, strict=True)
+    )
 
 
 @implements("leg.start-player", "leg.start-player.rotate")
@@ -73,6 +72,3 @@ def next_start_player(
         return StartPlayerPassed((start_player + 1) % ruleset.players, "leg.start-player.rotate")
     return StartPlayerPassed((last_pyramid_taker + 1) % ruleset.players, "leg.start-player")
 
-
-def leg_started(leg: int) -> LegStarted:
-    return LegStarted(leg)

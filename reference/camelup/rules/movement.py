@@ -19,21 +19,18 @@ from camelup.track import LAST_SPACE, MIN_SPACE, Stack
 Track = list[Stack]
 
 
-def find_camel(track: Track, camel: Camel) -> tuple[int, int]:
-    """(slot, height) of ``camel``: its index in the track and in its stack."""
-    for index, stack in enumerate(track):
-        if camel in stack:
-            return index, stack.index(camel)
-    raise KeyError(camel)
-
-
 @implements("move.stack.carry")
 def lift_unit(track: Track, camel: Camel) -> tuple[int, Stack]:
-    """Take ``camel`` and every camel above it off the track; the camels below stay."""
-    index, height = find_camel(track, camel)
-    stack = track[index]
-    track[index] = stack[:height]
-    return index + MIN_SPACE, stack[height:]
+    """Take ``camel`` and every camel above it off the track; the camels below stay.
+
+    Returns the space it stood on and the unit, bottom to top.
+    """
+    for index, stack in enumerate(track):
+        if camel in stack:
+            height = stack.index(camel)
+            track[index] = stack[:height]
+            return index + MIN_SPACE, stack[height:]
+    raise KeyError(camel)
 
 
 @implements("move.unit.lands-on-top")
@@ -75,41 +72,27 @@ def move_camel_unit(
     crossed the finish line, which ends the race.
     """
     origin, unit = lift_unit(track, camel)
-    direction = -1 if camel.is_crazy else 1
-    if ruleset.whirlwind and not camel.is_crazy:
-        destination = whirlwind_destination(track, unit, origin, pips, events)
+    if camel.is_crazy:
+        direction, clause = -1, "crazy.move.counterclockwise"
+        destination = origin - pips
+        if destination < 1 and crossing_wraps(ruleset, unit):
+            destination += LAST_SPACE
     else:
-        destination = origin + direction * pips
-    if destination < 1 and crossing_wraps(ruleset, unit):
-        destination += LAST_SPACE
+        direction, clause = 1, "move.racing.clockwise"
+        if ruleset.whirlwind:
+            destination = whirlwind_destination(track, unit, origin, pips, events)
+        else:
+            destination = origin + pips
     put_on_top(track, unit, destination)
-    events.append(UnitMoved(unit, origin, destination, "top", _move_clause(camel)))
-    if _crossed(destination):
-        events.append(RaceEnded(unit, _crossing_clause(direction)))
+    events.append(UnitMoved(unit, origin, destination, "top", clause))
+    if destination > LAST_SPACE or destination < 1:
+        crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
+        events.append(RaceEnded(unit, crossing))
         return None, True
-    tile = _tile_at(tiles, destination)
-    if tile is None:
-        return None, False
-    return tile_step(track, ruleset, tile, unit, direction, events)
-
-
-def _move_clause(camel: Camel) -> str:
-    return "crazy.move.counterclockwise" if camel.is_crazy else "move.racing.clockwise"
-
-
-def _crossing_clause(direction: int) -> str:
-    return "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
-
-
-def _crossed(space: int) -> bool:
-    return space > LAST_SPACE or space < 1
-
-
-def _tile_at(tiles: tuple[Tile, ...], space: int) -> Tile | None:
     for tile in tiles:
-        if tile.space == space:
-            return tile
-    return None
+        if tile.space == destination:
+            return tile_step(track, ruleset, tile, unit, direction, events)
+    return None, False
 
 
 @implements(
@@ -152,7 +135,7 @@ def tile_step(
     if direction < 0:
         clause = "tile.land.crazy-reversed"
     events.append(UnitMoved(unit, tile.space, target, placement, clause))  # type: ignore[arg-type]
-    if _crossed(target):
+    if target > LAST_SPACE or target < 1:
         events.append(RaceEnded(unit, "tile.land.off-track"))
         return paid, True
     return paid, False

@@ -11,7 +11,7 @@ import random
 
 import attrs
 
-from camelup.camels import CRAZY_CAMELS, Camel, Die
+from camelup.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
 from camelup.dice import DieRoll
 from camelup.errors import CamelUpError
 from camelup.ruleset import PYRAMID_TICKETS, STARTING_MONEY, Edition, Ruleset
@@ -120,7 +120,7 @@ def _place_crazy_camels(track: list[tuple[Camel, ...]], setup: Setup) -> None:
 def random_setup(ruleset: Ruleset, rng: random.Random) -> Setup:
     """Draw every setup input from ``rng``: the only randomness of the library is here."""
     racing = ruleset.racing_camels
-    rolls = tuple(DieRoll(Die(c.value), rng.randint(1, 3)) for c in racing)
+    rolls = tuple(DieRoll(DIE_OF_CAMEL[c], rng.randint(1, 3)) for c in racing)
     stacking = list(racing)
     rng.shuffle(stacking)
     start = rng.randrange(ruleset.players)
