@@ -229,7 +229,7 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
         (),
         ruleset.dice,
         (),
-        tuple(ruleset.leg_ticket_values for _ in ruleset.racing_camels),
+        ruleset.full_ticket_stacks,
         players_for_new_leg(state.players, scored),
         state.winner_pile,
         state.loser_pile,

@@ -73,6 +73,7 @@ class Ruleset:
     dice: tuple[Die, ...] = attrs.field(init=False, eq=False, repr=False)
     dice_per_leg: int = attrs.field(init=False, eq=False, repr=False)
     leg_ticket_values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    full_ticket_stacks: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
     whirlwind: bool = attrs.field(init=False, eq=False, repr=False)
     partnerships: bool = attrs.field(init=False, eq=False, repr=False)
 
@@ -87,6 +88,7 @@ class Ruleset:
             "dice": dice,
             "dice_per_leg": 5,
             "leg_ticket_values": LEG_TICKET_VALUES[self.edition],
+            "full_ticket_stacks": tuple(LEG_TICKET_VALUES[self.edition] for _ in racing),
             "whirlwind": Module.WHIRLWIND in self.modules,
             "partnerships": second and self.players >= PARTNERSHIP_MIN_PLAYERS,
         }

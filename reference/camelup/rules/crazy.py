@@ -22,26 +22,28 @@ def choose_crazy_camel(track: list[Stack] | tuple[Stack, ...], roll: DieRoll) ->
     2. Otherwise, if one crazy camel sits directly on the other, the upper one moves.
     3. Otherwise the colour of the number shown decides.
     """
-    where: dict[Camel, tuple[int, int]] = {}
+    white, black = CRAZY_CAMELS
+    at_white = at_black = (-1, -1)  # (slot, height); -1 when not on the track
     for index, stack in enumerate(track):
         for height, camel in enumerate(stack):
-            if camel.is_crazy:
-                where[camel] = (index, height)
-    carriers = [
-        crazy
-        for crazy in CRAZY_CAMELS
-        if crazy in where
-        and any(not c.is_crazy for c in track[where[crazy][0]][where[crazy][1] + 1 :])
-    ]
-    if len(carriers) == 1:
-        return carriers[0], "crazy.select.only-carrier"
-    white, black = where.get(CRAZY_CAMELS[0]), where.get(CRAZY_CAMELS[1])
-    if white is not None and black is not None and white[0] == black[0]:
-        if abs(white[1] - black[1]) == 1:
-            upper = CRAZY_CAMELS[0] if white[1] > black[1] else CRAZY_CAMELS[1]
-            return upper, "crazy.select.top-of-other"
+            if camel is white:
+                at_white = (index, height)
+            elif camel is black:
+                at_black = (index, height)
+    white_carries = _carries_racing_camel(track, at_white)
+    black_carries = _carries_racing_camel(track, at_black)
+    if white_carries != black_carries:
+        return (white if white_carries else black), "crazy.select.only-carrier"
+    if at_white[0] == at_black[0] >= 0 and abs(at_white[1] - at_black[1]) == 1:
+        return (white if at_white[1] > at_black[1] else black), "crazy.select.top-of-other"
     assert roll.colour is not None  # checked when the action was validated
     return roll.colour, "crazy.select.colour"
+
+
+def _carries_racing_camel(track: list[Stack] | tuple[Stack, ...], at: tuple[int, int]) -> bool:
+    """Whether a racing camel stands anywhere above the camel at ``at`` in its stack."""
+    index, height = at
+    return index >= 0 and any(not camel.is_crazy for camel in track[index][height + 1 :])
 
 
 @implements("crazy.wrap")

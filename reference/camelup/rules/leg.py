@@ -44,9 +44,15 @@ def score_leg(players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int) 
     leader, second = ranked[0], ranked[1]
     scores = []
     for seat, player in enumerate(players):
-        tickets = tuple((t, ticket_reward(t, leader, second)) for t in player.leg_tickets)
-        bonus = 0 if player.partner is None else partner_bonus(players[player.partner], leader, second)
-        total = sum(r for _, r in tickets) + player.pyramid_tickets + bonus
+        total = player.pyramid_tickets
+        tickets: tuple[tuple[LegTicket, int], ...] = ()
+        if player.leg_tickets:
+            tickets = tuple((t, ticket_reward(t, leader, second)) for t in player.leg_tickets)
+            total += sum(reward for _, reward in tickets)
+        bonus = 0
+        if player.partner is not None:
+            bonus = partner_bonus(players[player.partner], leader, second)
+            total += bonus
         paid = max(0, player.money + total) - player.money
         scores.append(PlayerLegScore(seat, tickets, player.pyramid_tickets, bonus, total, paid))
     return LegScored(leg, leader, second, tuple(scores))

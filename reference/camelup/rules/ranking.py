@@ -27,6 +27,10 @@ def ranking(track: Sequence[Stack]) -> tuple[Camel, ...]:
     backwards over the line (spaces 0 and below) are behind everyone, the bottom one last.
     Whirlwind spaces rank by their number like any other space.
     """
-    return tuple(
-        camel for stack in reversed(track) for camel in reversed(stack) if not camel.is_crazy
-    )
+    ranked = []
+    for stack in reversed(track):
+        if stack:
+            for camel in reversed(stack):
+                if not camel.is_crazy:
+                    ranked.append(camel)
+    return tuple(ranked)

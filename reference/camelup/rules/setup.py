@@ -74,9 +74,9 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
         if roll.value not in (1, 2, 3):
             raise _bad("dice.racing-faces", f"a racing die shows 1, 2 or 3, not {roll.value}")
         values[camel] = roll.value
-    if set(values) != set(racing):
+    if len(values) != len(racing):
         raise _bad("setup.racing-camels", "one roll per racing camel is needed")
-    if sorted(setup.stacking, key=lambda c: c.value) != sorted(racing, key=lambda c: c.value):
+    if len(setup.stacking) != len(racing) or set(setup.stacking) != values.keys():
         raise _bad("setup.stack-order", "the stacking order must list every racing camel once")
     if not 0 <= setup.start_player < ruleset.players:
         raise _bad("setup.start-player", f"there is no seat {setup.start_player}")
@@ -96,7 +96,7 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
         tiles=(),
         pyramid=ruleset.dice,
         revealed=(),
-        ticket_stacks=tuple(ruleset.leg_ticket_values for _ in racing),
+        ticket_stacks=ruleset.full_ticket_stacks,
         players=players,
         winner_pile=(),
         loser_pile=(),
