@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 EXIT_OK = 0
@@ -94,6 +94,122 @@ def cmd_spec_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _conformance_verb(name: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        from camelup.conformance import commands
+
+        return int(getattr(commands, name)(args))
+
+    return run
+
+
+def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from camelup.conformance.reports import FORMATS
+    from camelup.conformance.runner import EXIT_CODES_HELP as codes
+
+    raw = argparse.RawDescriptionHelpFormatter
+    conformance = commands.add_parser(
+        "conformance",
+        help="run and check the conformance suite",
+        description="Run the language-neutral conformance suite against the bundled reference"
+        " engine or any implementation speaking the adapter protocol (docs/adapter-protocol.md).",
+        epilog=codes,
+        formatter_class=raw,
+    )
+    verbs = conformance.add_subparsers(dest="conformance_command", required=True)
+
+    def verb(name: str, help_: str, function: str) -> argparse.ArgumentParser:
+        parser = verbs.add_parser(
+            name, help=help_, description=help_, epilog=codes, formatter_class=raw
+        )
+        parser.add_argument(
+            "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
+        )
+        parser.set_defaults(run=_conformance_verb(function))
+        return parser
+
+    def filters(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--ruleset",
+            action="append",
+            metavar="NAME",
+            help="only cases whose edition, module or variant is NAME (first, second, whirlwind,"
+            " a variant); repeatable",
+        )
+        parser.add_argument(
+            "--clause",
+            action="append",
+            metavar="PREFIX",
+            help="only cases citing a clause that starts with PREFIX; repeatable",
+        )
+        parser.add_argument(
+            "--id", action="append", metavar="ID", help="only this case (or ID prefix); repeatable"
+        )
+
+    def adapter(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--adapter",
+            metavar="CMD",
+            help='a program speaking the adapter protocol, e.g. "python -m camelup.adapter"'
+            " (split like a shell would, run without one; default: the reference, in-process)",
+        )
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=5.0,
+            metavar="SECONDS",
+            help="per-case timeout for an adapter (default 5)",
+        )
+        parser.add_argument(
+            "--max-restarts",
+            type=int,
+            default=20,
+            metavar="N",
+            help="give up after restarting a broken adapter N times (default 20)",
+        )
+
+    run = verb("run", "run the suite against an implementation", "run")
+    adapter(run)
+    filters(run)
+    run.add_argument("--format", choices=FORMATS, default="human", help="report format")
+    run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    run.add_argument(
+        "--expectations",
+        metavar="FILE",
+        help="TOML or JSON file of the implementation's expected failures and skips",
+    )
+    run.add_argument(
+        "--strict", action="store_true", help="an expected failure that passes fails the run"
+    )
+    listing = verb("list", "list the selected cases", "list_cases")
+    filters(listing)
+    listing.add_argument("--format", choices=("human", "jsonl"), default="human")
+    show = verb("show", "one case with the text of its clauses and its ruling", "show")
+    show.add_argument("id", metavar="ID")
+    explain = verb(
+        "explain", "run one case step by step and show where it first diverges", "explain"
+    )
+    explain.add_argument("id", metavar="ID")
+    adapter(explain)
+    validate = verb(
+        "validate",
+        "check case files: schema, IDs, clauses, rulings, variants; the reference passes all",
+        "validate",
+    )
+    validate.add_argument(
+        "files", nargs="*", metavar="FILE", help="case files (default: the whole suite)"
+    )
+    coverage = verb(
+        "coverage",
+        "clause x cases x implementation sites; fail on a must-clause without a case",
+        "coverage",
+    )
+    coverage.add_argument("--format", choices=("human", "markdown", "jsonl"), default="human")
+    coverage.add_argument(
+        "--missing", action="store_true", help="show only must-clauses without a case"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="camelup", description="The Camel Up reference implementation.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -111,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = spec_commands.add_parser("show", help="one clause with its rulings")
     show.add_argument("id")
     show.set_defaults(run=cmd_spec_show)
+    _add_conformance(commands)
     return parser
 
 

@@ -1,0 +1,152 @@
+"""The reference engine as a conformance adapter (protocol 1, ``docs/adapter-protocol.md``).
+
+``python -m camelup.adapter`` reads JSON lines on stdin and answers on stdout: a ``hello`` with
+what it supports, one reply per ``run`` (in request order), nothing to ``stop``. The conformance
+runner also calls :func:`run_case` directly for its in-process runs, so a case is executed by
+exactly the same code whether the reference runs in-process or as a subprocess.
+
+Only the engine and the codec are used here; the runner (``camelup.conformance``) is a layer
+above and is not imported.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from typing import IO, Any
+
+from camelup.codec import (
+    action_from_json,
+    ruleset_from_json,
+    setup_from_json,
+    state_from_json,
+    to_json,
+)
+from camelup.engine import apply, legal_actions
+from camelup.errors import CamelUpError
+from camelup.rules.setup import new_game
+from camelup.ruleset import Edition, Module, Variant
+from camelup.state import State
+
+PROTOCOL = 1
+CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions")
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("camelup")
+    except Exception:  # not installed: a source checkout on sys.path
+        return "0+unknown"
+
+
+def hello_reply() -> dict[str, Any]:
+    """The answer to ``hello``: the reference supports every edition, module and variant."""
+    return {
+        "protocol": PROTOCOL,
+        "implementation": {"name": "camelup", "version": _version()},
+        "supports": {
+            "editions": [e.value for e in Edition],
+            "modules": [m.value for m in Module],
+            "variants": sorted(v.value for v in Variant),
+        },
+        "capabilities": list(CAPABILITIES),
+    }
+
+
+def _error(error: CamelUpError) -> dict[str, str]:
+    return {"code": error.code, "clause": error.clause, "message": str(error)}
+
+
+def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
+    """Execute one wire case (``{"id", "ruleset", "given", "steps", "want"}``) on the engine.
+
+    Returns the reply without its ``seq``: ``initial_state`` (or ``initial_error`` when the
+    given position is refused), one entry per step (``{"state", "events"}``, or ``{"error"}``
+    when the step is rejected, which leaves the position unchanged), and the legal actions at
+    each moment listed in ``want.legal_actions_after``. A case this code cannot read at all
+    gives ``{"errored": {"message"}}``; it never raises.
+    """
+    try:
+        return _run(case)
+    except Exception as error:  # a malformed wire case, or a bug: reported, never raised
+        return {"errored": {"message": f"{type(error).__name__}: {error}"}}
+
+
+def _run(case: Mapping[str, Any]) -> dict[str, Any]:
+    given = case["given"]
+    state: State
+    try:
+        if "state" in given:
+            state = state_from_json(given["state"], "/given/state")
+        else:
+            ruleset = ruleset_from_json(case["ruleset"], "/ruleset")
+            state = new_game(ruleset, setup_from_json(given["setup"], "/given/setup"))
+    except CamelUpError as error:
+        return {"initial_error": _error(error), "steps": [], "legal_actions": {}}
+    initial = to_json(state)
+    wanted = {int(k) for k in case.get("want", {}).get("legal_actions_after", ())}
+    found: dict[str, list[Any]] = {}
+    if 0 in wanted:
+        found["0"] = [to_json(a) for a in legal_actions(state)]
+    steps: list[dict[str, Any]] = []
+    for index, step in enumerate(case["steps"], start=1):
+        try:
+            action = action_from_json(step["action"], f"/steps/{index - 1}/action")
+            result = apply(state, action)
+        except CamelUpError as error:
+            steps.append({"error": _error(error)})
+        else:
+            state = result.state
+            steps.append({"state": to_json(state), "events": [to_json(e) for e in result.events]})
+        if index in wanted:
+            found[str(index)] = [to_json(a) for a in legal_actions(state)]
+    return {"initial_state": initial, "steps": steps, "legal_actions": found}
+
+
+def handle(message: Any) -> dict[str, Any] | None:
+    """The reply to one protocol message (None for ``stop``, which has no reply)."""
+    if not isinstance(message, dict):
+        return {"errored": {"message": "a message must be a JSON object"}}
+    command = message.get("cmd")
+    if command == "hello":
+        return hello_reply()
+    if command == "run":
+        reply = run_case(message.get("case", {}))
+        return {"seq": message.get("seq"), **reply}
+    if command == "stop":
+        return None
+    return {"seq": message.get("seq"), "errored": {"message": f"unsupported cmd {command!r}"}}
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> int:
+    """Answer messages until ``stop`` or the end of input."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError as error:
+            reply: dict[str, Any] | None = {"errored": {"message": f"not JSON: {error}"}}
+        else:
+            reply = handle(message)
+            if reply is None:
+                return 0
+        stdout.write(json.dumps(reply, separators=(",", ":"), ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+def main() -> int:
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", closefd=False)  # noqa: SIM115
+    stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    try:
+        return serve(stdin, stdout)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""Expectation files: an implementer's known failures and skips, kept outside the suite.
+
+TOML::
+
+    [[xfail]]
+    id = "crazy.select.only-carrier/"     # a case ID, or a prefix of IDs
+    reason = "exception 1 not implemented yet"
+    issue = "https://example.org/issues/12"   # optional
+
+    [[skip]]
+    id = "whirlwind.*"
+    reason = "no whirlwind module"
+
+JSON: the same structure, ``{"xfail": [{"id", "reason", "issue"?}], "skip": [...]}``.
+
+An ``id`` matches a case ID equal to it, or below it at a ``.`` or ``/`` boundary, or any ID
+starting with it when it ends with ``*``. When several entries match, the longest ``id`` wins.
+A skipped case is not sent to the adapter. An expected failure that fails, or that the adapter
+itself reports as errored, counts as skipped ("xfail"); one that passes is reported as an "xpass"
+(and fails the run under ``--strict``). A case on which the adapter breaks the protocol stays
+errored whatever the file says.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+
+from camelup.conformance.suite import display_path, pointer, prefix_matches
+
+Status = Literal["xfail", "skip"]
+STATUSES: tuple[Status, ...] = ("xfail", "skip")
+
+
+class ExpectationsError(Exception):
+    """The expectations file cannot be used; the message names the file and pointer."""
+
+
+@attrs.frozen
+class Expectation:
+    id: str
+    status: Status
+    reason: str
+    issue: str | None
+    where: str  # file#pointer of the entry
+
+    def describe(self) -> str:
+        return self.reason + (f" ({self.issue})" if self.issue else "")
+
+
+@attrs.frozen
+class Expectations:
+    entries: tuple[Expectation, ...] = ()
+
+    def lookup(self, case_id: str) -> Expectation | None:
+        """The most specific entry matching ``case_id``."""
+        best: Expectation | None = None
+        for entry in self.entries:
+            if prefix_matches(case_id, entry.id) and (best is None or len(entry.id) > len(best.id)):
+                best = entry
+        return best
+
+    def unused(self, case_ids: Iterable[str]) -> list[Expectation]:
+        """Entries that match none of ``case_ids`` (stale, or a typo)."""
+        ids = list(case_ids)
+        return [e for e in self.entries if not any(prefix_matches(i, e.id) for i in ids)]
+
+
+def load_expectations(path: Path) -> Expectations:
+    """Read a ``.toml`` or ``.json`` expectations file (by its suffix; TOML otherwise)."""
+    name = display_path(path)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ExpectationsError(
+            f"{name}: cannot read: {getattr(error, 'strerror', None) or error}"
+        ) from None
+    data: Any
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ExpectationsError(
+                f"{name}: not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+            ) from None
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise ExpectationsError(f"{name}: not TOML: {error}") from None
+    return parse_expectations(data, name)
+
+
+def parse_expectations(data: Any, name: str) -> Expectations:
+    def fail(where: str, message: str) -> ExpectationsError:
+        return ExpectationsError(f"{name}#{where}: {message}")
+
+    if not isinstance(data, dict):
+        raise fail("", "expected a table/object with xfail and skip lists")
+    for key in data:
+        if key not in STATUSES:
+            raise fail(pointer(key), f"unknown key {key!r} (expected xfail or skip)")
+    entries: list[Expectation] = []
+    for status in STATUSES:
+        items = data.get(status, [])
+        if not isinstance(items, list):
+            raise fail(pointer(status), "expected a list of entries")
+        for index, item in enumerate(items):
+            where = pointer(status, index)
+            if not isinstance(item, dict):
+                raise fail(where, "an entry must be a table/object with id and reason")
+            for key in item:
+                if key not in ("id", "reason", "issue"):
+                    raise fail(where + pointer(key), f"unknown key {key!r}")
+            case_id, reason, issue = item.get("id"), item.get("reason"), item.get("issue")
+            if not isinstance(case_id, str) or not case_id.strip():
+                raise fail(where + "/id", "id must be a case ID or a prefix of IDs")
+            if not isinstance(reason, str) or not reason.strip():
+                raise fail(where + "/reason", "every entry needs a reason")
+            if issue is not None and not isinstance(issue, str):
+                raise fail(where + "/issue", "issue must be a string")
+            entries.append(Expectation(case_id, status, reason, issue, f"{name}#{where}"))
+    return Expectations(tuple(entries))

@@ -1,0 +1,431 @@
+"""Adapter protocol 1: the handshake, and the clients that send cases and collect replies.
+
+:class:`SubprocessAdapter` runs any program that speaks the protocol on stdin/stdout (argv split
+with ``shlex``, never through a shell). It pipelines: up to ``window`` cases are written ahead,
+and the replies, which must come back in request order, are matched by ``seq``. When the adapter
+crashes, hangs past the per-case timeout, writes something that is not a protocol line or
+answers with the wrong ``seq``, the case it owed a reply for is reported broken (with the tail of
+its stderr), the adapter is restarted and the other cases are sent again.
+
+:class:`InProcessReference` runs the bundled reference engine in this process through
+:func:`camelup.adapter.run_case`, the same function the reference adapter program uses.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import IO, Any
+
+import attrs
+
+PROTOCOL = 1
+DEFAULT_TIMEOUT = 5.0
+START_TIMEOUT = 20.0  # the handshake may include starting an interpreter or a VM
+STDERR_LINES = 20
+
+
+class AdapterStartError(Exception):
+    """The adapter could not be started, or its handshake is not protocol 1."""
+
+
+@attrs.frozen
+class Hello:
+    """What the adapter said about itself in its handshake."""
+
+    name: str
+    version: str
+    editions: frozenset[str]
+    modules: frozenset[str]
+    variants: frozenset[str]
+    capabilities: frozenset[str]
+    raw: Mapping[str, Any] = attrs.field(eq=False, repr=False)
+
+    def supports(self, ruleset: Mapping[str, Any]) -> bool:
+        """Whether the edition, every module and every variant of ``ruleset`` is supported."""
+        return (
+            ruleset.get("edition") in self.editions
+            and set(ruleset.get("modules", ())) <= self.modules
+            and set(ruleset.get("variants", ())) <= self.variants
+        )
+
+    def unsupported(self, ruleset: Mapping[str, Any]) -> str:
+        """What of ``ruleset`` the adapter does not support, in words."""
+        parts = []
+        if ruleset.get("edition") not in self.editions:
+            parts.append(f"edition {ruleset.get('edition')}")
+        parts.extend(f"module {m}" for m in ruleset.get("modules", ()) if m not in self.modules)
+        parts.extend(f"variant {v}" for v in ruleset.get("variants", ()) if v not in self.variants)
+        return ", ".join(parts)
+
+    def summary(self) -> str:
+        return (
+            f"{self.name} {self.version} (editions: {', '.join(sorted(self.editions)) or '-'};"
+            f" modules: {', '.join(sorted(self.modules)) or '-'};"
+            f" capabilities: {', '.join(sorted(self.capabilities)) or '-'})"
+        )
+
+
+def parse_hello(reply: Any) -> Hello:
+    """The handshake reply as a :class:`Hello`; AdapterStartError names the first defect."""
+    if not isinstance(reply, dict):
+        raise AdapterStartError("the hello reply is not a JSON object")
+    if reply.get("protocol") != PROTOCOL:
+        raise AdapterStartError(
+            f"the adapter speaks protocol {reply.get('protocol')!r},"
+            f" the runner speaks protocol {PROTOCOL}"
+        )
+
+    def need(value: Any, where: str, kind: type) -> Any:
+        wrong = not isinstance(value, kind) or (
+            isinstance(value, list) and not all(isinstance(v, str) for v in value)
+        )
+        if wrong:
+            noun = (
+                "an array of strings"
+                if kind is list
+                else ("a string" if kind is str else "an object")
+            )
+            raise AdapterStartError(f"bad hello reply: {where} must be {noun}")
+        return value
+
+    implementation = need(reply.get("implementation"), "/implementation", dict)
+    supports = need(reply.get("supports"), "/supports", dict)
+    return Hello(
+        name=need(implementation.get("name"), "/implementation/name", str),
+        version=need(implementation.get("version"), "/implementation/version", str),
+        editions=frozenset(need(supports.get("editions"), "/supports/editions", list)),
+        modules=frozenset(need(supports.get("modules", []), "/supports/modules", list)),
+        variants=frozenset(need(supports.get("variants", []), "/supports/variants", list)),
+        capabilities=frozenset(need(reply.get("capabilities", []), "/capabilities", list)),
+        raw=reply,
+    )
+
+
+@attrs.frozen
+class Reply:
+    """The adapter's well-formed answer to one ``run`` (its ``seq`` removed)."""
+
+    body: Mapping[str, Any]
+    seconds: float
+
+
+@attrs.frozen
+class Broken:
+    """The adapter broke the protocol while it owed the reply to this case."""
+
+    kind: str  # "crash", "timeout", "garbage", "seq", "restart", "gave-up"
+    message: str
+    stderr: str = ""
+
+
+Outcome = Reply | Broken
+
+
+class InProcessReference:
+    """The bundled reference engine, called directly (no subprocess, no JSON text)."""
+
+    def __init__(self) -> None:
+        from camelup import adapter
+
+        self._run_case: Callable[[Mapping[str, Any]], dict[str, Any]] = adapter.run_case
+        self._hello = parse_hello(adapter.hello_reply())
+        self.protocol_broken = False
+
+    @property
+    def description(self) -> str:
+        return "the bundled reference engine (in-process)"
+
+    def start(self) -> Hello:
+        return self._hello
+
+    def run(self, cases: Sequence[Mapping[str, Any]]) -> Iterator[tuple[int, Outcome]]:
+        for index, case in enumerate(cases):
+            began = time.perf_counter()
+            body = self._run_case(case)
+            yield index, Reply(body, time.perf_counter() - began)
+
+    def close(self) -> None:
+        return None
+
+
+class _Process:
+    """One running adapter process with its reader, writer and stderr threads."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        try:
+            self.popen = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=-1,
+            )
+        except OSError as error:
+            raise AdapterStartError(
+                f"cannot start {shlex.join(argv)}: {error.strerror or error}"
+            ) from None
+        assert (
+            self.popen.stdin is not None
+            and self.popen.stdout is not None
+            and self.popen.stderr is not None
+        )
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.outgoing: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._threads = [
+            threading.Thread(target=self._read, args=(self.popen.stdout,), daemon=True),
+            threading.Thread(target=self._write, args=(self.popen.stdin,), daemon=True),
+            threading.Thread(target=self._drain, args=(self.popen.stderr,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        try:
+            for line in stream:
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    def _write(self, stream: IO[bytes]) -> None:
+        try:
+            while True:
+                item = self.outgoing.get()
+                if item is None:
+                    break
+                chunks = [item]
+                while True:  # batch whatever is queued into one write and one flush
+                    try:
+                        more = self.outgoing.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stream.write(b"".join(chunks))
+                        stream.flush()
+                        return
+                    chunks.append(more)
+                stream.write(b"".join(chunks))
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        try:
+            for line in stream:
+                self.stderr_tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+        except (OSError, ValueError):
+            pass
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.outgoing.put(
+            (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+        )
+
+    def receive(self, timeout: float) -> bytes | None:
+        """The next stdout line, ``None`` at end of output; raises queue.Empty on timeout."""
+        return self.lines.get(timeout=max(timeout, 0.0))
+
+    def stderr(self) -> str:
+        time.sleep(0.01)  # let the stderr thread catch the last lines of a dying process
+        return "\n".join(self.stderr_tail)
+
+    def exit_status(self, wait: float) -> int | None:
+        try:
+            return self.popen.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, gently: bool) -> None:
+        if gently and self.popen.poll() is None:
+            self.send({"cmd": "stop"})
+        self.outgoing.put(None)
+        if not gently or self.exit_status(1.0) is None:
+            self.popen.kill()
+            self.popen.wait()
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+
+class SubprocessAdapter:
+    """An adapter program speaking protocol 1 on stdin/stdout."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        max_restarts: int = 20,
+        window: int = 32,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise AdapterStartError("the adapter command is empty")
+        self.timeout = timeout
+        self.max_restarts = max_restarts
+        self.window = max(1, window)
+        self.restarts = 0
+        self.protocol_broken = False
+        self._process: _Process | None = None
+        self._hello: Hello | None = None
+        self._seq = 0
+
+    @property
+    def description(self) -> str:
+        return shlex.join(self.argv)
+
+    def start(self) -> Hello:
+        """Start the adapter and shake hands; AdapterStartError when that fails."""
+        process = _Process(self.argv)
+        process.send({"cmd": "hello", "protocol": PROTOCOL})
+        deadline = time.monotonic() + max(START_TIMEOUT, self.timeout)
+        try:
+            while True:
+                try:
+                    line = process.receive(deadline - time.monotonic())
+                except queue.Empty:
+                    raise AdapterStartError(
+                        f"no answer to hello within {max(START_TIMEOUT, self.timeout):g} s"
+                        + _tail(process.stderr())
+                    ) from None
+                if line is None:
+                    status = process.exit_status(1.0)
+                    raise AdapterStartError(
+                        f"the adapter exited (status {status}) before answering hello"
+                        + _tail(process.stderr())
+                    )
+                if line.strip():
+                    break
+            try:
+                message = json.loads(line)
+            except ValueError:
+                raise AdapterStartError(f"the hello reply is not JSON: {_clip(line)}") from None
+            hello = parse_hello(message)
+        except AdapterStartError:
+            process.stop(gently=False)
+            raise
+        if self._hello is not None and hello != self._hello:
+            process.stop(gently=False)
+            raise AdapterStartError("the restarted adapter answered hello differently")
+        self._process, self._hello = process, hello
+        return hello
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.stop(gently=True)
+            self._process = None
+
+    def _kill(self) -> str:
+        """Stop the broken process; return the tail of its stderr."""
+        assert self._process is not None
+        process, self._process = self._process, None
+        process.stop(gently=False)
+        return process.stderr()
+
+    def run(self, cases: Sequence[Mapping[str, Any]]) -> Iterator[tuple[int, Outcome]]:
+        """Send every case, yield ``(index, outcome)`` as the replies come (in request order)."""
+        pending = collections.deque(range(len(cases)))
+        inflight: collections.deque[tuple[int, int, float]] = (
+            collections.deque()
+        )  # seq, index, sent
+        progress = time.monotonic()
+        while pending or inflight:
+            if self._process is None:
+                if self.restarts >= self.max_restarts:
+                    message = f"not run: the adapter was restarted {self.restarts} times, giving up"
+                    for index in (*(i for _, i, _ in inflight), *pending):
+                        yield index, Broken("gave-up", message)
+                    return
+                self.restarts += 1
+                try:
+                    self.start()
+                except AdapterStartError as error:
+                    for index in (*(i for _, i, _ in inflight), *pending):
+                        yield (
+                            index,
+                            Broken(
+                                "restart", f"not run: the adapter could not be restarted: {error}"
+                            ),
+                        )
+                    raise
+                progress = time.monotonic()
+            process = self._process
+            assert process is not None
+            while pending and len(inflight) < self.window:
+                index = pending.popleft()
+                self._seq += 1
+                process.send({"cmd": "run", "seq": self._seq, "case": cases[index]})
+                inflight.append((self._seq, index, time.monotonic()))
+            seq, index, sent = inflight[0]
+            started = max(sent, progress)
+            try:
+                line = process.receive(started + self.timeout - time.monotonic())
+            except queue.Empty:
+                broken: Broken | None = Broken(
+                    "timeout",
+                    f"no reply within {self.timeout:g} s (the adapter was killed)",
+                    self._kill(),
+                )
+            else:
+                broken = None
+                if line is None:
+                    status = process.exit_status(2.0)
+                    broken = Broken(
+                        "crash",
+                        f"the adapter exited (status {status}) while running this case",
+                        self._kill(),
+                    )
+                elif not line.strip():
+                    continue
+                else:
+                    outcome = self._parse(line, seq, inflight)
+                    if isinstance(outcome, Broken):
+                        broken = attrs.evolve(outcome, stderr=self._kill())
+                    else:
+                        inflight.popleft()
+                        now = time.monotonic()
+                        yield index, Reply(outcome, now - started)
+                        progress = now
+                        continue
+            self.protocol_broken = True
+            inflight.popleft()
+            assert broken is not None
+            yield index, broken
+            pending.extendleft(reversed([i for _, i, _ in inflight]))
+            inflight.clear()
+
+    def _parse(
+        self, line: bytes, seq: int, inflight: Sequence[tuple[int, int, float]]
+    ) -> dict[str, Any] | Broken:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return Broken("garbage", f"the adapter wrote a line that is not JSON: {_clip(line)}")
+        if not isinstance(message, dict):
+            return Broken("garbage", f"the adapter wrote JSON that is not an object: {_clip(line)}")
+        got = message.pop("seq", None)
+        if got != seq:
+            later = any(s == got for s, _, _ in inflight)
+            why = "out of order" if later else "with an unknown seq"
+            return Broken("seq", f"the adapter answered {why}: seq {got!r} while seq {seq} was due")
+        return message
+
+
+def _clip(line: bytes, width: int = 80) -> str:
+    text = line.decode("utf-8", "replace").rstrip("\n")
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
+
+
+def _tail(stderr: str) -> str:
+    last = [line for line in stderr.splitlines() if line.strip()]
+    return f"; stderr: {last[-1].strip()}" if last else ""

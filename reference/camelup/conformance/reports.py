@@ -1,0 +1,303 @@
+"""Report formats: ``human`` (the default), ``jsonl``, ``junit``, ``tap`` and ``markdown``.
+
+Every format renders the same :class:`~camelup.conformance.runner.RunReport`. The human report
+shows one block per failing, erroring or unexpectedly passing case (case, clause, step, diff),
+a table per area, and ends with exactly ``N passed, N failed, N errored, N skipped``.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from camelup.conformance.runner import VERDICTS, CaseResult, RunReport
+
+FORMATS = ("human", "jsonl", "junit", "tap", "markdown")
+MAX_DIFF_LINES = 40
+
+_NOTES = (
+    ("unsupported", "unsupported"),
+    ("expected-skip", "skipped by expectations"),
+    ("adapter-skip", "skipped by the adapter"),
+    ("xfail", "expected failures"),
+)
+
+
+def render(report: RunReport, fmt: str) -> str:
+    renderers: dict[str, Callable[[RunReport], str]] = {
+        "human": human,
+        "jsonl": jsonl,
+        "junit": junit,
+        "tap": tap,
+        "markdown": markdown,
+    }
+    return renderers[fmt](report)
+
+
+def _reported(result: CaseResult) -> bool:
+    return result.verdict in ("failed", "errored") or result.note == "xpass"
+
+
+def _label(result: CaseResult) -> str:
+    if result.note == "xpass":
+        return "XPASS"
+    return {"failed": "FAIL", "errored": "ERROR"}.get(result.verdict, result.verdict.upper())
+
+
+def by_area(report: RunReport) -> dict[str, dict[str, int]]:
+    table: dict[str, dict[str, int]] = {}
+    for result in report.results:
+        row = table.setdefault(result.case.area, dict.fromkeys(VERDICTS, 0))
+        row[result.verdict] += 1
+    return dict(sorted(table.items()))
+
+
+def _clip(lines: Iterable[str]) -> list[str]:
+    lines = list(lines)
+    if len(lines) > MAX_DIFF_LINES:
+        return [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more lines"]
+    return lines
+
+
+def failure_block(result: CaseResult) -> list[str]:
+    """The human block for one case: header, then each mismatch with its diff."""
+    case = result.case
+    lines = [
+        f"{_label(result)} {case.id}  [{case.primary_clause}]  {case.where}",
+        f"  {case.description}",
+    ]
+    if result.reason:
+        lines.append(f"  {result.reason}")
+    for mismatch in result.mismatches:
+        clause = f"  [{mismatch.clause}]" if mismatch.clause != case.primary_clause else ""
+        lines.append(f"  {mismatch.summary}{clause}")
+        lines.extend(f"      {line}" for line in _clip(mismatch.diff))
+    if result.stderr.strip():
+        lines.append("  adapter stderr (last lines):")
+        lines.extend(f"    | {line}" for line in result.stderr.splitlines())
+    return lines
+
+
+def notes_line(report: RunReport) -> str:
+    parts = [f"{report.noted(note)} {words}" for note, words in _NOTES if report.noted(note)]
+    line = f"skipped: {', '.join(parts)}" if parts else ""
+    if report.noted("xpass"):
+        line += ("; " if line else "") + f"{report.noted('xpass')} expected failure(s) passed"
+    return line
+
+
+def human(report: RunReport) -> str:
+    lines: list[str] = []
+    if report.hello is not None:
+        lines.append(f"implementation: {report.hello.summary()}")
+    lines.append(f"adapter: {report.adapter}")
+    if report.fatal:
+        lines.append(f"error: {report.fatal}")
+    for result in report.results:
+        if _reported(result):
+            lines.append("")
+            lines.extend(failure_block(result))
+    table = by_area(report)
+    if table:
+        width = max(len("area"), *(len(a) for a in table), len("total"))
+        lines.append("")
+        lines.append(f"{'area':<{width}}  " + "  ".join(f"{v:>7}" for v in VERDICTS))
+        for area, row in table.items():
+            lines.append(f"{area:<{width}}  " + "  ".join(f"{row[v]:>7}" for v in VERDICTS))
+        lines.append(f"{'total':<{width}}  " + "  ".join(f"{report.count(v):>7}" for v in VERDICTS))
+    extra = notes_line(report)
+    if extra:
+        lines.append(extra)
+    if report.problems:
+        lines.append(
+            f"{len(report.problems)} problem(s) in the suite files, listed on stderr"
+            " (a case that could not be read was not run)"
+        )
+    lines.append(report.summary_line())
+    return "\n".join(lines) + "\n"
+
+
+def _result_json(result: CaseResult) -> dict[str, Any]:
+    case = result.case
+    return {
+        "id": case.id,
+        "area": case.area,
+        "file": case.where,
+        "clauses": list(case.clauses),
+        "verdict": result.verdict,
+        "note": result.note,
+        "reason": result.reason,
+        "mismatches": [
+            {
+                "after": m.after,
+                "clause": m.clause,
+                "summary": m.summary,
+                "diff": list(m.diff),
+                "check": m.check,
+            }
+            for m in result.mismatches
+        ],
+        "stderr": result.stderr,
+        "seconds": round(result.seconds, 6),
+    }
+
+
+def jsonl(report: RunReport) -> str:
+    header: dict[str, Any] = {
+        "report": 1,
+        "protocol": 1,
+        "adapter": report.adapter,
+        "started": report.started,
+    }
+    if report.hello is not None:
+        header["implementation"] = report.hello.raw.get("implementation")
+        header["supports"] = report.hello.raw.get("supports")
+        header["capabilities"] = sorted(report.hello.capabilities)
+    footer = {
+        "counts": {v: report.count(v) for v in VERDICTS},
+        "notes": {
+            note: report.noted(note)
+            for note in (
+                "unsupported",
+                "expected-skip",
+                "adapter-skip",
+                "xfail",
+                "xpass",
+                "protocol",
+            )
+        },
+        "by_area": by_area(report),
+        "problems": list(report.problems),
+        "warnings": list(report.warnings),
+        "fatal": report.fatal,
+        "exit_code": report.exit_code,
+        "seconds": round(report.seconds, 3),
+    }
+    lines = [header, *(_result_json(r) for r in report.results), footer]
+    return "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n" for line in lines)
+
+
+def junit(report: RunReport) -> str:
+    root = ET.Element(
+        "testsuites",
+        name="camelup conformance",
+        tests=str(len(report.results)),
+        failures=str(report.count("failed")),
+        errors=str(report.count("errored")),
+        skipped=str(report.count("skipped")),
+        time=f"{report.seconds:.3f}",
+    )
+    suites: dict[str, ET.Element] = {}
+    for area, row in by_area(report).items():
+        suites[area] = ET.SubElement(
+            root,
+            "testsuite",
+            name=area,
+            tests=str(sum(row.values())),
+            failures=str(row["failed"]),
+            errors=str(row["errored"]),
+            skipped=str(row["skipped"]),
+        )
+    for result in report.results:
+        case = result.case
+        element = ET.SubElement(
+            suites[case.area],
+            "testcase",
+            classname=case.area,
+            name=case.id,
+            file=case.file,
+            time=f"{result.seconds:.6f}",
+        )
+        body = "\n".join(failure_block(result)[2:]) if _reported(result) else ""
+        if result.verdict == "failed":
+            first = result.mismatches[0].summary if result.mismatches else result.reason
+            ET.SubElement(
+                element, "failure", message=first, type=result.note or "mismatch"
+            ).text = body
+        elif result.verdict == "errored":
+            ET.SubElement(
+                element, "error", message=result.reason, type=result.note or "errored"
+            ).text = body
+        elif result.verdict == "skipped":
+            ET.SubElement(element, "skipped", message=f"{result.note}: {result.reason}")
+    if report.fatal:
+        ET.SubElement(root, "system-err").text = report.fatal
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _yaml_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML flow scalar
+
+
+def tap(report: RunReport) -> str:
+    lines = ["TAP version 14", f"1..{len(report.results)}"]
+    if report.fatal:
+        lines.insert(1, f"# {report.fatal}")
+    for number, result in enumerate(report.results, start=1):
+        case = result.case
+        if result.verdict == "skipped":
+            directive = "TODO" if result.note == "xfail" else "SKIP"
+            status = "not ok" if result.note == "xfail" else "ok"
+            lines.append(f"{status} {number} - {case.id} # {directive} {result.reason}")
+            continue
+        ok = result.verdict == "passed"
+        lines.append(f"{'ok' if ok else 'not ok'} {number} - {case.id}")
+        if ok and result.note != "xpass":
+            continue
+        lines.append("  ---")
+        lines.append(f"  severity: {'fail' if result.verdict == 'failed' else result.verdict}")
+        lines.append(f"  clause: {_yaml_string(case.primary_clause)}")
+        lines.append(f"  file: {_yaml_string(case.where)}")
+        if result.reason:
+            lines.append(f"  message: {_yaml_string(result.reason)}")
+        if result.mismatches:
+            lines.append("  mismatches:")
+            for mismatch in result.mismatches:
+                lines.append(f"    - at_step: {mismatch.after}")
+                lines.append(f"      clause: {_yaml_string(mismatch.clause)}")
+                lines.append(f"      message: {_yaml_string(mismatch.summary)}")
+                if mismatch.diff:
+                    lines.append("      diff: |")
+                    lines.extend(f"        {line}" for line in _clip(mismatch.diff))
+        if result.stderr.strip():
+            lines.append("  stderr: |")
+            lines.extend(f"    {line}" for line in result.stderr.splitlines())
+        lines.append("  ...")
+    lines.append(f"# {report.summary_line()}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(report: RunReport) -> str:
+    title = report.hello.summary() if report.hello is not None else report.adapter
+    lines = [f"## camelup conformance: {_cell(title)}", ""]
+    if report.fatal:
+        lines += [f"**Error:** {_cell(report.fatal)}", ""]
+    lines.append("| area | " + " | ".join(VERDICTS) + " |")
+    lines.append("|---|" + "---:|" * len(VERDICTS))
+    for area, row in by_area(report).items():
+        lines.append(f"| {_cell(area)} | " + " | ".join(str(row[v]) for v in VERDICTS) + " |")
+    lines.append("| **total** | " + " | ".join(f"**{report.count(v)}**" for v in VERDICTS) + " |")
+    reported = [r for r in report.results if _reported(r)]
+    if reported:
+        lines += ["", "### Failures", ""]
+        for result in reported:
+            case = result.case
+            first = result.mismatches[0].summary if result.mismatches else result.reason
+            lines.append(
+                f"- **{_label(result)}** `{case.id}` [`{case.primary_clause}`]: {_cell(first)}"
+            )
+            details = [line for m in result.mismatches for line in (m.summary, *m.diff)]
+            if details or result.stderr.strip():
+                lines += ["", "  <details><summary>details</summary>", "", "  ```diff"]
+                lines += [f"  {line}" for line in _clip([*details, *result.stderr.splitlines()])]
+                lines += ["  ```", "  </details>", ""]
+    extra = notes_line(report)
+    lines += ["", *([extra, ""] if extra else []), report.summary_line()]
+    return "\n".join(lines) + "\n"

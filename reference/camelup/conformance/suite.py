@@ -1,0 +1,474 @@
+"""Loading the conformance suite: case files, cases, checks, and the filters that select cases.
+
+Loading is fast and never raises on content: every defect of a case file becomes a
+:class:`Problem` naming the file and the JSON pointer, the defective case is left out, and the
+rest of the suite stays usable. The deeper checks (JSON Schema, the clause registry, the codec,
+the reference passing every case) are :mod:`camelup.conformance.validate`'s.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+
+CASE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+/[a-z0-9][a-z0-9-]*$")
+CASE_KEYS = frozenset(
+    {
+        "id",
+        "description",
+        "clauses",
+        "source",
+        "ruling",
+        "ruleset",
+        "given",
+        "steps",
+        "expect",
+        "comment",
+    }
+)
+REQUIRED_CASE_KEYS = (
+    "id",
+    "description",
+    "clauses",
+    "source",
+    "ruleset",
+    "given",
+    "steps",
+    "expect",
+)
+CHECK_KINDS = ("state", "events", "error", "legal_actions")
+
+Match = Literal["sequence", "subsequence"]
+
+
+def escape(token: str | int) -> str:
+    """One JSON-pointer reference token, escaped (RFC 6901)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer(*tokens: str | int) -> str:
+    return "".join("/" + escape(t) for t in tokens)
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@attrs.frozen
+class Problem:
+    """A defect of the suite, located by file and JSON pointer."""
+
+    file: str
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}#{self.pointer}: {self.message}"
+            if self.pointer
+            else f"{self.file}: {self.message}"
+        )
+
+
+@attrs.frozen
+class StateCheck:
+    after: int
+    values: Mapping[str, Any]  # JSON pointer into the state -> the value it must have
+    index: int
+
+
+@attrs.frozen
+class EventsCheck:
+    after: int
+    events: tuple[Mapping[str, Any], ...]
+    match: Match
+    index: int
+
+
+@attrs.frozen
+class ErrorCheck:
+    after: int
+    code: str
+    clause: str | None
+    index: int
+
+
+@attrs.frozen
+class LegalActionsCheck:
+    after: int
+    actions: tuple[Mapping[str, Any], ...]
+    index: int
+
+
+Check = StateCheck | EventsCheck | ErrorCheck | LegalActionsCheck
+
+
+def check_kind(check: Check) -> str:
+    if isinstance(check, StateCheck):
+        return "state"
+    if isinstance(check, EventsCheck):
+        return "events"
+    if isinstance(check, ErrorCheck):
+        return "error"
+    return "legal_actions"
+
+
+@attrs.frozen
+class Case:
+    """One case of the suite, as written in its file (checks parsed, the rest kept as JSON)."""
+
+    id: str
+    description: str
+    clauses: tuple[str, ...]
+    source: Mapping[str, Any]
+    ruling: str | None
+    ruleset: Mapping[str, Any]
+    given: Mapping[str, Any]
+    steps: tuple[Mapping[str, Any], ...]
+    checks: tuple[Check, ...]
+    area: str
+    file: str
+    index: int
+    raw: Mapping[str, Any] = attrs.field(eq=False, repr=False)
+
+    @property
+    def pointer(self) -> str:
+        return pointer("cases", self.index)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}#{self.pointer}"
+
+    @property
+    def primary_clause(self) -> str:
+        return self.clauses[0]
+
+    @property
+    def edition(self) -> str:
+        return str(self.ruleset.get("edition", "?"))
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return tuple(self.ruleset.get("modules", ()))
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return tuple(self.ruleset.get("variants", ()))
+
+    def ruleset_label(self) -> str:
+        """``second+whirlwind (whirlwind-second-edition), 4 players``."""
+        label = "+".join((self.edition, *self.modules))
+        if self.variants:
+            label += f" ({', '.join(self.variants)})"
+        return f"{label}, {self.ruleset.get('players', '?')} players"
+
+    def wire(self, legal_actions_after: Iterable[int] = ()) -> dict[str, Any]:
+        """The case as sent to an adapter: never its description, sources or expectations."""
+        return {
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "given": self.given,
+            "steps": list(self.steps),
+            "want": {"legal_actions_after": sorted(set(legal_actions_after))},
+        }
+
+
+@attrs.frozen
+class Suite:
+    """The cases that loaded, and the problems of those that did not."""
+
+    cases: tuple[Case, ...]
+    problems: tuple[Problem, ...]
+    files: tuple[str, ...]
+
+    def find(self, case_id: str) -> Case | None:
+        for case in self.cases:
+            if case.id == case_id:
+                return case
+        return None
+
+
+def suite_directory() -> Path:
+    """Where the bundled suite lives: inside an installed wheel, or at the root of a checkout."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "_conformance", here.parent.parent / "conformance"):
+        if (candidate / "cases").is_dir() or (candidate / "schema").is_dir():
+            return candidate
+    raise FileNotFoundError("camelup: the conformance/ folder was not found beside the package")
+
+
+def case_files(directory: Path) -> list[Path]:
+    """The case files of a suite folder: ``cases/`` and ``generated/``, or every ``*.json`` of a
+    folder that has neither (``schema/`` excluded)."""
+    roots = [directory / name for name in ("cases", "generated") if (directory / name).is_dir()]
+    if not roots:
+        return sorted(
+            p for p in directory.rglob("*.json") if "schema" not in p.relative_to(directory).parts
+        )
+    return sorted(p for root in roots for p in root.rglob("*.json"))
+
+
+def load_suite(directory: Path | None = None, files: Sequence[Path] | None = None) -> Suite:
+    """Load every case file of ``directory`` (default: the bundled suite), or just ``files``."""
+    if files is None:
+        folder = directory if directory is not None else suite_directory()
+        if not folder.is_dir():
+            return Suite((), (Problem(display_path(folder), "", "no such suite folder"),), ())
+        files = case_files(folder)
+    cases: list[Case] = []
+    problems: list[Problem] = []
+    seen: dict[str, Case] = {}
+    for path in files:
+        loaded, found = load_case_file(path)
+        problems.extend(found)
+        for case in loaded:
+            first = seen.get(case.id)
+            if first is not None:
+                problems.append(
+                    Problem(
+                        case.file,
+                        pointer("cases", case.index, "id"),
+                        f"duplicate case ID {case.id} (first at {first.where})",
+                    )
+                )
+                continue
+            seen[case.id] = case
+            cases.append(case)
+    return Suite(tuple(cases), tuple(problems), tuple(display_path(p) for p in files))
+
+
+def read_json(path: Path) -> tuple[Any, Problem | None]:
+    """The JSON content of ``path``, or a problem naming the line and column where it breaks."""
+    name = display_path(path)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return None, Problem(name, "", f"cannot read: {getattr(error, 'strerror', None) or error}")
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as error:
+        return None, Problem(
+            name, "", f"not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        )
+
+
+def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
+    """The well-formed cases of one file and the problems of the others."""
+    name = display_path(path)
+    data, problem = read_json(path)
+    if problem is not None:
+        return [], [problem]
+    if not isinstance(data, dict):
+        return [], [Problem(name, "", "a case file must be a JSON object")]
+    problems: list[Problem] = []
+    area = data.get("area")
+    if not isinstance(area, str) or not area:
+        problems.append(Problem(name, "/area", 'a case file needs an "area" string'))
+        area = path.stem
+    raw_cases = data.get("cases")
+    if not isinstance(raw_cases, list):
+        return [], [*problems, Problem(name, "/cases", 'a case file needs a "cases" array')]
+    cases: list[Case] = []
+    for index, raw in enumerate(raw_cases):
+        try:
+            cases.append(_case(raw, area, name, index))
+        except _Defect as defect:
+            problems.append(Problem(name, pointer("cases", index) + defect.pointer, defect.message))
+    return cases, problems
+
+
+class _Defect(Exception):
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = where
+        self.message = message
+
+
+def _need(condition: bool, where: str, message: str) -> None:
+    if not condition:
+        raise _Defect(where, message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _case(raw: Any, area: str, file: str, index: int) -> Case:
+    _need(isinstance(raw, dict), "", "a case must be a JSON object")
+    for key in raw:
+        _need(key in CASE_KEYS, pointer(key), f"unknown key {key!r}")
+    for key in REQUIRED_CASE_KEYS:
+        _need(key in raw, pointer(key), f"missing key {key!r}")
+    case_id = raw["id"]
+    _need(
+        isinstance(case_id, str) and bool(CASE_ID.match(case_id)),
+        "/id",
+        f"malformed case ID {case_id!r} (expected <clause>/<slug>)",
+    )
+    _need(
+        isinstance(raw["description"], str) and bool(raw["description"].strip()),
+        "/description",
+        "the description must be a non-empty string",
+    )
+    clauses = raw["clauses"]
+    _need(
+        isinstance(clauses, list) and bool(clauses) and all(isinstance(c, str) for c in clauses),
+        "/clauses",
+        "clauses must be a non-empty array of clause IDs",
+    )
+    _need(isinstance(raw["source"], dict), "/source", "the source must be an object")
+    ruling = raw.get("ruling")
+    _need(ruling is None or isinstance(ruling, str), "/ruling", "the ruling must be a string")
+    _need(isinstance(raw["ruleset"], dict), "/ruleset", "the ruleset must be an object")
+    given = raw["given"]
+    _need(
+        isinstance(given, dict) and len(given) == 1 and ("state" in given or "setup" in given),
+        "/given",
+        'given must be {"state": ...} or {"setup": ...}',
+    )
+    steps = raw["steps"]
+    _need(isinstance(steps, list), "/steps", "steps must be an array")
+    for number, step in enumerate(steps):
+        _need(
+            isinstance(step, dict) and set(step) == {"action"} and isinstance(step["action"], dict),
+            pointer("steps", number),
+            'a step must be {"action": {...}}',
+        )
+    expect = raw["expect"]
+    _need(
+        isinstance(expect, list) and bool(expect),
+        "/expect",
+        "expect must be a non-empty array of checks",
+    )
+    checks = tuple(_check(c, i, len(steps)) for i, c in enumerate(expect))
+    return Case(
+        id=case_id,
+        description=raw["description"],
+        clauses=tuple(clauses),
+        source=raw["source"],
+        ruling=ruling,
+        ruleset=raw["ruleset"],
+        given=given,
+        steps=tuple(steps),
+        checks=checks,
+        area=area,
+        file=file,
+        index=index,
+        raw=raw,
+    )
+
+
+def _check(raw: Any, index: int, steps: int) -> Check:
+    where = pointer("expect", index)
+    _need(isinstance(raw, dict), where, "a check must be a JSON object")
+    kinds = [k for k in CHECK_KINDS if k in raw]
+    _need(len(kinds) == 1, where, f"a check has exactly one of {', '.join(CHECK_KINDS)}")
+    kind = kinds[0]
+    allowed = {"after", kind} | ({"match"} if kind == "events" else set())
+    for key in raw:
+        _need(key in allowed, where + pointer(key), f"unknown key {key!r} in a {kind} check")
+    after = raw.get("after")
+    _need(
+        _is_int(after) and 0 <= after <= steps,
+        where + "/after",
+        f"after must be an integer from 0 to {steps} (the number of steps)",
+    )
+    body = raw[kind]
+    if kind == "state":
+        _need(
+            isinstance(body, dict) and bool(body),
+            where + "/state",
+            "a state check maps JSON pointers to values",
+        )
+        for key in body:
+            _need(
+                key == "" or key.startswith("/"),
+                where + "/state" + pointer(key),
+                f"{key!r} is not a JSON pointer",
+            )
+        return StateCheck(after, body, index)
+    if kind == "events":
+        _need(
+            after >= 1, where + "/after", "an events check looks at a step: after must be 1 or more"
+        )
+        _need(
+            isinstance(body, list)
+            and all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in body),
+            where + "/events",
+            'events must be an array of objects with a "type"',
+        )
+        match = raw.get("match", "sequence")
+        _need(
+            match in ("sequence", "subsequence"),
+            where + "/match",
+            'match must be "sequence" or "subsequence"',
+        )
+        return EventsCheck(after, tuple(body), match, index)
+    if kind == "error":
+        _need(
+            isinstance(body, dict) and isinstance(body.get("code"), str),
+            where + "/error",
+            'an error check needs {"code": ...}',
+        )
+        for key in body:
+            _need(
+                key in ("code", "clause"), where + "/error" + pointer(key), f"unknown key {key!r}"
+            )
+        clause = body.get("clause")
+        _need(
+            clause is None or isinstance(clause, str),
+            where + "/error/clause",
+            "the clause must be a string",
+        )
+        return ErrorCheck(after, body["code"], clause, index)
+    _need(
+        isinstance(body, list) and all(isinstance(a, dict) for a in body),
+        where + "/legal_actions",
+        "legal_actions must be an array of actions",
+    )
+    return LegalActionsCheck(after, tuple(body), index)
+
+
+# ----------------------------------------------------------------------------------- filters
+
+
+def prefix_matches(value: str, prefix: str) -> bool:
+    """``value`` is ``prefix`` or lies below it: at a ``.`` or ``/`` boundary, or anywhere after a
+    prefix written with a trailing ``*``."""
+    if prefix.endswith("*"):
+        return value.startswith(prefix[:-1])
+    if value == prefix:
+        return True
+    if not value.startswith(prefix) or not prefix:
+        return False
+    return prefix[-1] in "./" or value[len(prefix)] in "./"
+
+
+def select(
+    cases: Iterable[Case],
+    rulesets: Sequence[str] = (),
+    clauses: Sequence[str] = (),
+    ids: Sequence[str] = (),
+) -> Iterator[Case]:
+    """The cases that pass every given filter (each filter matches any of its values).
+
+    ``rulesets``: an edition, module or variant name of the case's ruleset; ``clauses``: a
+    prefix of one of its clauses; ``ids``: its ID or a prefix of it.
+    """
+    for case in cases:
+        if rulesets and not set(rulesets) & {case.edition, *case.modules, *case.variants}:
+            continue
+        if clauses and not any(prefix_matches(c, p) for c in case.clauses for p in clauses):
+            continue
+        if ids and not any(prefix_matches(case.id, p) for p in ids):
+            continue
+        yield case
