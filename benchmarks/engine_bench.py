@@ -77,7 +77,9 @@ def play_full(ruleset: Ruleset, rng: random.Random) -> int:
     return applies
 
 
-def measure(play: Callable[[Ruleset, random.Random], int], ruleset: Ruleset, seconds: float) -> tuple[float, float]:
+def measure(
+    play: Callable[[Ruleset, random.Random], int], ruleset: Ruleset, seconds: float
+) -> tuple[float, float]:
     rng = random.Random(2026)
     games = applies = 0
     start = time.perf_counter()

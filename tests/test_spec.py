@@ -82,7 +82,11 @@ def test_the_fixture_spec_is_clean(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("### 1.2 `alpha.two`", "### 1.2 `alpha.one`", r"01-test.md:\d+: duplicate clause ID alpha.one"),
+        (
+            "### 1.2 `alpha.two`",
+            "### 1.2 `alpha.one`",
+            r"01-test.md:\d+: duplicate clause ID alpha.one",
+        ),
         ("### 1.2 `alpha.two`", "### 1.2 `Alpha..Two`", r"01-test.md:\d+: malformed clause ID"),
         ("### 1.2 `alpha.two`", "### 1.3 `alpha.two`", r"display number 1.3 should be 1.2"),
         ("- **Sources:** R2 §2, grade A\n", "", r"clause alpha.two has no source"),
@@ -90,7 +94,11 @@ def test_the_fixture_spec_is_clean(tmp_path: Path) -> None:
         ("- **Rule sets:** second\n", "- **Rule sets:** third\n", r"unknown rule set third"),
         ("- **Level:** may", "- **Level:** should", r"has level 'should'"),
         ("- **Code:** none: a permission", "- **Code:** maybe", r"Code must be"),
-        ("- **Variant:** some-variant", "- **Variant:** no-such-variant", r"names variant no-such-variant, which no ruling defines"),
+        (
+            "- **Variant:** some-variant",
+            "- **Variant:** no-such-variant",
+            r"names variant no-such-variant, which no ruling defines",
+        ),
     ],
 )
 def test_each_chapter_defect_is_caught(tmp_path: Path, old: str, new: str, expected: str) -> None:
@@ -106,9 +114,21 @@ def test_each_chapter_defect_is_caught(tmp_path: Path, old: str, new: str, expec
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("`alpha.one`, `alpha.two`", "`alpha.one`, `alpha.three`", r"rulings.md:\d+: ruling RUL-01 names unknown clause alpha.three"),
-        ("as variant `some-variant`", "as variant `other-variant`", r"ruling RUL-01 names unknown variant other-variant"),
-        ("- **Defines variant:** `some-variant` (second) — the other reading\n", "", r"names variant some-variant, which no ruling defines"),
+        (
+            "`alpha.one`, `alpha.two`",
+            "`alpha.one`, `alpha.three`",
+            r"rulings.md:\d+: ruling RUL-01 names unknown clause alpha.three",
+        ),
+        (
+            "as variant `some-variant`",
+            "as variant `other-variant`",
+            r"ruling RUL-01 names unknown variant other-variant",
+        ),
+        (
+            "- **Defines variant:** `some-variant` (second) — the other reading\n",
+            "",
+            r"names variant some-variant, which no ruling defines",
+        ),
         ("### RUL-01 A question", "### RULING-1 A question", r"malformed ruling heading"),
         ("- **Why:** Because.\n", "", r"ruling RUL-01 has no Why"),
     ],
@@ -132,7 +152,9 @@ def test_a_variant_defined_twice_is_caught(tmp_path: Path) -> None:
 def test_stale_backlinks_are_caught_and_sync_fixes_them(tmp_path: Path) -> None:
     directory = write_spec(tmp_path)
     rulings = directory / "rulings.md"
-    rulings.write_text(rulings.read_text("utf-8").replace("`alpha.one`, `alpha.two`", "`alpha.one`"), "utf-8")
+    rulings.write_text(
+        rulings.read_text("utf-8").replace("`alpha.one`, `alpha.two`", "`alpha.one`"), "utf-8"
+    )
     assert any("back-links are stale" in m for m in messages(directory))
     assert main(["spec", "sync", "--spec", str(directory)]) == 0
     assert messages(directory) == []
@@ -166,14 +188,18 @@ def _dossier_items() -> tuple[set[str], set[str]]:
     return clauses, rows
 
 
-@pytest.mark.skipif(not DOSSIER.is_file(), reason="../shared/research/rules-dossier.md is not beside the repo")
+@pytest.mark.skipif(
+    not DOSSIER.is_file(), reason="../shared/research/rules-dossier.md is not beside the repo"
+)
 def test_every_dossier_item_has_a_home() -> None:
     """Every clause of dossier §2 is stated by a clause or listed with a reason it needs none;
     every conflict (§3) and edge case (§4) is settled by a ruling."""
     registry = load_registry()
     clauses, rows = _dossier_items()
     assert len(clauses) > 140 and len(rows) == 15 + 46  # the parse found the lists
-    homed = {item for clause in registry.clauses for item in clause.dossier} | set(registry.no_clause)
+    homed = {item for clause in registry.clauses for item in clause.dossier} | set(
+        registry.no_clause
+    )
     assert sorted(clauses - homed) == []
     ruled = [item for ruling in registry.rulings for item in ruling.dossier]
     assert sorted(rows - set(ruled)) == []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 from camelup.camels import Camel
@@ -62,5 +60,14 @@ class FormPartnership:
     partner: int
 
 
-Action = Union[TakeLegTicket, PlaceTile, MoveTile, TakePyramidTicket, PlaceFinishCard, FormPartnership]
-ACTION_TYPES = (TakeLegTicket, PlaceTile, MoveTile, TakePyramidTicket, PlaceFinishCard, FormPartnership)
+Action = (
+    TakeLegTicket | PlaceTile | MoveTile | TakePyramidTicket | PlaceFinishCard | FormPartnership
+)
+ACTION_TYPES = (
+    TakeLegTicket,
+    PlaceTile,
+    MoveTile,
+    TakePyramidTicket,
+    PlaceFinishCard,
+    FormPartnership,
+)

@@ -91,7 +91,9 @@ def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
     ticket = LegTicket(action.camel, stack[-1])
     player = state.players[action.player]
     players = _replace_player(
-        state.players, action.player, attrs.evolve(player, leg_tickets=(*player.leg_tickets, ticket))
+        state.players,
+        action.player,
+        attrs.evolve(player, leg_tickets=(*player.leg_tickets, ticket)),
     )
     stacks = state.ticket_stacks[:index] + (stack[:-1],) + state.ticket_stacks[index + 1 :]
     new = attrs.evolve(
@@ -107,12 +109,16 @@ def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
             "tile-already-placed", "tile.move.different-space", "the tile is on the track: move it"
         )
     if type(action) is MoveTile and own is None:
-        raise IllegalAction("tile-not-placed", "tile.move.different-space", "the tile is not on the track")
+        raise IllegalAction(
+            "tile-not-placed", "tile.move.different-space", "the tile is not on the track"
+        )
     problem = tile_space_problem(state, action.player, action.space, action.side)
     if problem is not None:
         raise problem
     tiles = tuple(t for t in state.tiles if t.owner != action.player)
-    tiles = tuple(sorted((*tiles, Tile(action.space, action.player, action.side)), key=lambda t: t.space))
+    tiles = tuple(
+        sorted((*tiles, Tile(action.space, action.player, action.side)), key=lambda t: t.space)
+    )
     clause = "tile.move.different-space" if own is not None else "tile.place.empty-space"
     event = TilePlaced(action.player, action.space, action.side, own.space if own else None, clause)
     new = attrs.evolve(state, tiles=tiles, to_move=next_seat(state, action.player))
@@ -126,7 +132,9 @@ def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
         raise problem
     player = state.players[action.player]
     players = _replace_player(
-        state.players, action.player, attrs.evolve(player, finish_cards=player.finish_cards - {action.camel})
+        state.players,
+        action.player,
+        attrs.evolve(player, finish_cards=player.finish_cards - {action.camel}),
     )
     card = FinishCard(action.player, action.camel)
     if action.pile is Pile.WINNER:
@@ -142,8 +150,12 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
     if problem is not None:
         raise problem
     players = state.players
-    players = _replace_player(players, action.player, attrs.evolve(players[action.player], partner=action.partner))
-    players = _replace_player(players, action.partner, attrs.evolve(players[action.partner], partner=action.player))
+    players = _replace_player(
+        players, action.player, attrs.evolve(players[action.player], partner=action.partner)
+    )
+    players = _replace_player(
+        players, action.partner, attrs.evolve(players[action.partner], partner=action.player)
+    )
     new = attrs.evolve(state, players=players, to_move=next_seat(state, action.player))
     return Result(new, (PartnershipFormed(action.player, action.partner),))
 
@@ -152,12 +164,18 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
 def roll_problem(state: State, roll: DieRoll) -> IllegalAction | None:
     """The die must still be in the pyramid and show one of its faces."""
     if roll.die not in state.pyramid:
-        return IllegalAction("die-not-in-pyramid", "move.die.stays-out", f"the {roll.die.value} die is not in the pyramid")
+        return IllegalAction(
+            "die-not-in-pyramid",
+            "move.die.stays-out",
+            f"the {roll.die.value} die is not in the pyramid",
+        )
     if roll.value not in (1, 2, 3):
         clause = "dice.grey-faces" if roll.die is Die.GREY else "dice.racing-faces"
         return IllegalAction("die-face", clause, f"no die shows {roll.value}")
     if roll.die is Die.GREY and roll.colour not in CRAZY_CAMELS:
-        return IllegalAction("die-face", "dice.grey-faces", "a grey-die roll shows a white or black number")
+        return IllegalAction(
+            "die-face", "dice.grey-faces", "a grey-die roll shows a white or black number"
+        )
     if roll.die is not Die.GREY and roll.colour is not None:
         return IllegalAction("die-face", "dice.racing-faces", "a racing die has no crazy colour")
     return None
@@ -184,12 +202,20 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     players = list(state.players)
     acting = players[action.player]
     players[action.player] = Player(
-        acting.money, acting.leg_tickets, acting.pyramid_tickets + 1, acting.finish_cards, acting.partner
+        acting.money,
+        acting.leg_tickets,
+        acting.pyramid_tickets + 1,
+        acting.finish_cards,
+        acting.partner,
     )
     if payment is not None:
         owner = players[payment.owner]
         players[payment.owner] = Player(
-            owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets, owner.finish_cards, owner.partner
+            owner.money + payment.amount,
+            owner.leg_tickets,
+            owner.pyramid_tickets,
+            owner.finish_cards,
+            owner.partner,
         )
     revealed = (*state.revealed, roll)
     out = pyramid.index(die)
@@ -245,7 +271,9 @@ def _end_game(state: State, events: list[Event]) -> State:
     events.append(scored)
     money = [p.money + score.paid for p, score in zip(state.players, scored.scores, strict=True)]
     events.extend(
-        score_finish_piles(state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1])
+        score_finish_piles(
+            state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1]
+        )
     )
     seats = winners(money)
     events.append(GameEnded(ranked[0], ranked[-1], tuple(money), seats))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import attrs
 
@@ -149,21 +149,21 @@ class GameEnded:
     clause: str = "final.winners"
 
 
-Event = Union[
-    LegTicketTaken,
-    TilePlaced,
-    PyramidTicketTaken,
-    DieRevealed,
-    CrazyCamelChosen,
-    UnitMoved,
-    WhirlwindStep,
-    TilePaid,
-    FinishCardPlaced,
-    PartnershipFormed,
-    LegScored,
-    StartPlayerPassed,
-    LegStarted,
-    RaceEnded,
-    FinishCardScored,
-    GameEnded,
-]
+Event = (
+    LegTicketTaken
+    | TilePlaced
+    | PyramidTicketTaken
+    | DieRevealed
+    | CrazyCamelChosen
+    | UnitMoved
+    | WhirlwindStep
+    | TilePaid
+    | FinishCardPlaced
+    | PartnershipFormed
+    | LegScored
+    | StartPlayerPassed
+    | LegStarted
+    | RaceEnded
+    | FinishCardScored
+    | GameEnded
+)

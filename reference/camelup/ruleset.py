@@ -108,7 +108,9 @@ class Ruleset:
 )
 def _validate(ruleset: Ruleset) -> None:
     if not isinstance(ruleset.edition, Edition):
-        raise InvalidRuleset("unknown-edition", "ruleset.editions", f"no edition {ruleset.edition!r}")
+        raise InvalidRuleset(
+            "unknown-edition", "ruleset.editions", f"no edition {ruleset.edition!r}"
+        )
     counts = PLAYER_COUNTS[ruleset.edition]
     if not isinstance(ruleset.players, int) or ruleset.players not in counts:
         clause = f"ruleset.players.{ruleset.edition.value}"

@@ -148,7 +148,7 @@ def load_registry() -> Registry:
 
 
 def parse_spec(directory: Path) -> Registry:
-    """Parse every chapter file and the rulings register of ``directory``; never raises on content."""
+    """Parse the chapters and the rulings register of ``directory``; never raises on content."""
     problems: list[Problem] = []
     clauses: list[Clause] = []
     no_clause: dict[str, str] = {}
@@ -239,14 +239,18 @@ def _parse_chapter(name: str, chapter: int, text: str, problems: list[Problem]) 
             problems.append(Problem(name, line, f"clause {clause_id} has no rule sets"))
         elif not rule_sets <= RULE_SETS:
             unknown = ", ".join(sorted(rule_sets - RULE_SETS))
-            problems.append(Problem(name, line, f"clause {clause_id} names unknown rule set {unknown}"))
+            problems.append(
+                Problem(name, line, f"clause {clause_id} names unknown rule set {unknown}")
+            )
         level = fields.get("level", "")
         if level not in LEVELS:
             problems.append(Problem(name, line, f"clause {clause_id} has level {level!r}"))
         code = fields.get("code", "")
         if code != "engine" and not code.startswith("none:"):
             problems.append(
-                Problem(name, line, f"clause {clause_id}: Code must be 'engine' or 'none: <reason>'")
+                Problem(
+                    name, line, f"clause {clause_id}: Code must be 'engine' or 'none: <reason>'"
+                )
             )
         sources = fields.get("sources", "")
         if not sources:
@@ -256,7 +260,9 @@ def _parse_chapter(name: str, chapter: int, text: str, problems: list[Problem]) 
         dossier = _split_list(fields.get("dossier", ""))
         for item in dossier:
             if not DOSSIER_ID.match(item):
-                problems.append(Problem(name, line, f"clause {clause_id}: bad dossier item {item!r}"))
+                problems.append(
+                    Problem(name, line, f"clause {clause_id}: bad dossier item {item!r}")
+                )
         variant_names = _BACKTICKED.findall(fields.get("variant", "")) or _split_list(
             fields.get("variant", "")
         )
@@ -309,12 +315,16 @@ def _parse_rulings(name: str, text: str, problems: list[Problem]) -> list[Ruling
         fields, _ = _fields(body)
         for required in ("clauses", "question", "ruling", "why", "sources"):
             if not fields.get(required):
-                problems.append(Problem(name, line, f"ruling {ruling_id} has no {required.title()}"))
+                problems.append(
+                    Problem(name, line, f"ruling {ruling_id} has no {required.title()}")
+                )
         variant = None
         if "defines variant" in fields:
             variant = _parse_variant(fields["defines variant"], ruling_id)
             if variant is None:
-                problems.append(Problem(name, line, f"ruling {ruling_id}: malformed Defines variant"))
+                problems.append(
+                    Problem(name, line, f"ruling {ruling_id}: malformed Defines variant")
+                )
         rulings.append(
             Ruling(
                 id=ruling_id,
@@ -358,7 +368,9 @@ def _cross_check(
     for ruling in rulings:
         for clause_id in ruling.clauses:
             if clause_id not in seen:
-                yield Problem(ruling.file, ruling.line, f"ruling {ruling.id} names unknown clause {clause_id}")
+                yield Problem(
+                    ruling.file, ruling.line, f"ruling {ruling.id} names unknown clause {clause_id}"
+                )
         if ruling.variant is not None:
             if ruling.variant.name in variants:
                 yield Problem(
@@ -366,10 +378,14 @@ def _cross_check(
                 )
             variants[ruling.variant.name] = ruling
             if not ruling.variant.rule_sets or not ruling.variant.rule_sets <= RULE_SETS:
-                yield Problem(ruling.file, ruling.line, f"variant {ruling.variant.name}: bad rule sets")
+                yield Problem(
+                    ruling.file, ruling.line, f"variant {ruling.variant.name}: bad rule sets"
+                )
         for item in ruling.dossier:
             if not DOSSIER_ID.match(item):
-                yield Problem(ruling.file, ruling.line, f"ruling {ruling.id}: bad dossier item {item!r}")
+                yield Problem(
+                    ruling.file, ruling.line, f"ruling {ruling.id}: bad dossier item {item!r}"
+                )
     for clause in clauses:
         if clause.variant is not None and clause.variant not in variants:
             yield Problem(
@@ -381,7 +397,9 @@ def _cross_check(
         for field_name in ("ruling", "alternatives", "why"):
             for name in re.findall(r"variant `([a-z0-9-]+)`", ruling.fields.get(field_name, "")):
                 if name not in variants:
-                    yield Problem(ruling.file, ruling.line, f"ruling {ruling.id} names unknown variant {name}")
+                    yield Problem(
+                        ruling.file, ruling.line, f"ruling {ruling.id} names unknown variant {name}"
+                    )
     homed = {item for clause in clauses for item in clause.dossier}
     for item in sorted(homed & set(no_clause)):
         yield Problem("00-about.md", 0, f"dossier item {item} has a clause and a no-clause reason")
@@ -396,7 +414,9 @@ def backlink_line(clause: Clause, rulings: list[Ruling] | tuple[Ruling, ...]) ->
     return f"- **Rulings:** {links} {_GENERATED}"
 
 
-def _synced_text(text: str, clauses: list[Clause], rulings: list[Ruling] | tuple[Ruling, ...]) -> str:
+def _synced_text(
+    text: str, clauses: list[Clause], rulings: list[Ruling] | tuple[Ruling, ...]
+) -> str:
     """The chapter text with every generated Rulings line rewritten from the register."""
     by_line = {c.line: c for c in clauses}
     out: list[str] = []
@@ -411,10 +431,10 @@ def _synced_text(text: str, clauses: list[Clause], rulings: list[Ruling] | tuple
             continue
         if line.startswith("- **Rulings:**"):
             continue  # regenerated below
-        if current is not None and pending is not None and not _FIELD.match(line):
-            if out and _FIELD.match(out[-1]):
-                out.append(pending)
-                pending = None
+        after_fields = out and _FIELD.match(out[-1]) and not _FIELD.match(line)
+        if current is not None and pending is not None and after_fields:
+            out.append(pending)
+            pending = None
         out.append(line)
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 

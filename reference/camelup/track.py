@@ -29,4 +29,3 @@ def slot(space: int) -> int:
 
 def on_board(space: int) -> bool:
     return FIRST_SPACE <= space <= LAST_SPACE
-

@@ -12,10 +12,16 @@ from camelup.trace import implements
 def leg_ticket_problem(state: State, camel: Camel) -> IllegalAction | None:
     """Any racing camel whose ticket stack is not empty may be backed, as often as one likes."""
     if camel not in state.ruleset.racing_camels:
-        clause = "bets.no-crazy" if camel.is_crazy else "camels.racing." + state.ruleset.edition.value
-        return IllegalAction("not-a-racing-camel", clause, f"there are no leg tickets for {camel.value}")
+        clause = (
+            "bets.no-crazy" if camel.is_crazy else "camels.racing." + state.ruleset.edition.value
+        )
+        return IllegalAction(
+            "not-a-racing-camel", clause, f"there are no leg tickets for {camel.value}"
+        )
     if not state.ticket_stack(camel):
-        return IllegalAction("ticket-stack-empty", "bet.leg.empty-stack", f"the {camel.value} stack is empty")
+        return IllegalAction(
+            "ticket-stack-empty", "bet.leg.empty-stack", f"the {camel.value} stack is empty"
+        )
     return None
 
 
@@ -25,9 +31,13 @@ def finish_card_problem(state: State, player: int, camel: Camel) -> IllegalActio
     once placed (for good) that colour cannot be bet again by that player."""
     if camel not in state.ruleset.racing_camels:
         clause = "bets.no-crazy" if camel.is_crazy else "cards.finish"
-        return IllegalAction("not-a-racing-camel", clause, f"there are no finish cards for {camel.value}")
+        return IllegalAction(
+            "not-a-racing-camel", clause, f"there are no finish cards for {camel.value}"
+        )
     if camel not in state.players[player].finish_cards:
         return IllegalAction(
-            "card-not-in-hand", "bet.finish.one-per-colour", f"player {player} has no {camel.value} finish card in hand"
+            "card-not-in-hand",
+            "bet.finish.one-per-colour",
+            f"player {player} has no {camel.value} finish card in hand",
         )
     return None

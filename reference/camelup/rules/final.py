@@ -46,7 +46,10 @@ def score_finish_piles(
     each player's cards of one pile are added up and settled once."""
     events: list[FinishCardScored] = []
     net = Variant.FINAL_SCORING_NET in ruleset.variants
-    for pile, pile_name, camel in ((winner_pile, Pile.WINNER, winner), (loser_pile, Pile.LOSER, loser)):
+    for pile, pile_name, camel in (
+        (winner_pile, Pile.WINNER, winner),
+        (loser_pile, Pile.LOSER, loser),
+    ):
         amounts = card_amounts(pile, camel)
         if net:
             totals: dict[int, int] = {}
@@ -60,7 +63,15 @@ def score_finish_piles(
             for card, amount in zip(pile, amounts, strict=True):
                 paid = paid_now.pop(card.owner, 0)
                 events.append(
-                    FinishCardScored(pile_name, card.owner, card.camel, card.camel is camel, amount, paid, "final.net")
+                    FinishCardScored(
+                        pile_name,
+                        card.owner,
+                        card.camel,
+                        card.camel is camel,
+                        amount,
+                        paid,
+                        "final.net",
+                    )
                 )
             continue
         for card, amount in zip(pile, amounts, strict=True):
@@ -68,7 +79,11 @@ def score_finish_piles(
             paid = after - money[card.owner]
             money[card.owner] = after
             clause = "final.correct-pays" if amount > 0 else "final.wrong-costs"
-            events.append(FinishCardScored(pile_name, card.owner, card.camel, amount > 0, amount, paid, clause))
+            events.append(
+                FinishCardScored(
+                    pile_name, card.owner, card.camel, amount > 0, amount, paid, clause
+                )
+            )
     return events
 
 

@@ -77,4 +77,3 @@ def next_start_player(
     if Variant.START_MARKER_ROTATES in ruleset.variants:
         return StartPlayerPassed((start_player + 1) % ruleset.players, "leg.start-player.rotate")
     return StartPlayerPassed((last_pyramid_taker + 1) % ruleset.players, "leg.start-player")
-

@@ -108,7 +108,9 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
 
 def _place_crazy_camels(track: list[tuple[Camel, ...]], setup: Setup) -> None:
     if len(setup.crazy_rolls) != 2 or setup.first_crazy not in CRAZY_CAMELS:
-        raise _bad("setup.crazy-space", "two grey-die rolls and the crazy camel placed first are needed")
+        raise _bad(
+            "setup.crazy-space", "two grey-die rolls and the crazy camel placed first are needed"
+        )
     second = CRAZY_CAMELS[1] if setup.first_crazy is CRAZY_CAMELS[0] else CRAZY_CAMELS[0]
     for camel, roll in zip((setup.first_crazy, second), setup.crazy_rolls, strict=True):
         if roll.die is not Die.GREY or roll.value not in CRAZY_START_SPACE:

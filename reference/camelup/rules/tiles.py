@@ -41,28 +41,44 @@ def tile_space_problem(
     edition = state.ruleset.edition
     if side not in SIDES[edition]:
         clause = "tiles.desert" if edition is Edition.FIRST else "tiles.spectator"
-        return IllegalAction("tile-side", clause, f"a {edition.value}-edition tile has no side {side.value}")
+        return IllegalAction(
+            "tile-side", clause, f"a {edition.value}-edition tile has no side {side.value}"
+        )
     if not 1 <= space <= LAST_SPACE:
-        return IllegalAction("tile-off-track", "tile.place.empty-space", f"space {space} is not on the track")
+        return IllegalAction(
+            "tile-off-track", "tile.place.empty-space", f"space {space} is not on the track"
+        )
     if space == 1:
-        return IllegalAction("tile-space-one", "tile.place.not-space-one", "no tile may lie on space 1")
+        return IllegalAction(
+            "tile-space-one", "tile.place.not-space-one", "no tile may lie on space 1"
+        )
     if state.ruleset.whirlwind and space in WHIRLWIND_SPACES:
-        return IllegalAction("tile-whirlwind", "whirlwind.no-tiles", f"space {space} is a whirlwind space")
+        return IllegalAction(
+            "tile-whirlwind", "whirlwind.no-tiles", f"space {space} is a whirlwind space"
+        )
     own = state.tile_of(player)
     if own is not None and own.space == space:
         return IllegalAction(
-            "tile-same-space", "tile.move.different-space", f"the tile already lies on space {space}"
+            "tile-same-space",
+            "tile.move.different-space",
+            f"the tile already lies on space {space}",
         )
     if state.stack(space):
-        return IllegalAction("tile-on-camel", "tile.place.empty-space", f"space {space} holds a camel")
+        return IllegalAction(
+            "tile-on-camel", "tile.place.empty-space", f"space {space} holds a camel"
+        )
     old_space_blocks = Variant.TILE_MOVE_OLD_SPACE_BLOCKS in state.ruleset.variants
     for tile in state.tiles:
         if tile.space == space:
-            return IllegalAction("tile-on-tile", "tile.place.empty-space", f"space {space} holds a tile")
+            return IllegalAction(
+                "tile-on-tile", "tile.place.empty-space", f"space {space} holds a tile"
+            )
         if abs(tile.space - space) == 1:
             if tile.owner != player:
                 return IllegalAction(
-                    "tile-adjacent", "tile.place.not-adjacent", f"space {space} is next to a tile on {tile.space}"
+                    "tile-adjacent",
+                    "tile.place.not-adjacent",
+                    f"space {space} is next to a tile on {tile.space}",
                 )
             if old_space_blocks:
                 return IllegalAction(

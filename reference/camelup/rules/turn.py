@@ -13,7 +13,9 @@ def turn_problem(state: State, player: int) -> IllegalAction | None:
     if state.result is not None:
         return IllegalAction("game-over", "turn.game-over", "the race has ended")
     if player != state.to_move:
-        return IllegalAction("not-your-turn", "turn.order", f"it is player {state.to_move}'s turn, not {player}'s")
+        return IllegalAction(
+            "not-your-turn", "turn.order", f"it is player {state.to_move}'s turn, not {player}'s"
+        )
     return None
 
 
