@@ -208,6 +208,42 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
     coverage.add_argument(
         "--missing", action="store_true", help="show only must-clauses without a case"
     )
+    generate = verb(
+        "generate",
+        "record cases from random games of the reference into the suite's generated/ folder",
+        "generate",
+    )
+    generate.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; fail (exit 1, one line per file) if generated/ differs from what the"
+        " engine records now",
+    )
+    fuzz = verb(
+        "fuzz",
+        "play random games on an adapter and the reference; shrink the first disagreement to a"
+        " conformance case",
+        "fuzz",
+    )
+    adapter(fuzz)
+    fuzz.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
+    fuzz.add_argument(
+        "--games", type=int, default=100, metavar="N", help="games to play (default 100)"
+    )
+    fuzz.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="NAME",
+        help="only rulesets of this family, edition, module or variant (first, second,"
+        " second-partnerships, whirlwind, a variant, ...); repeatable",
+    )
+    fuzz.add_argument(
+        "--out",
+        "-o",
+        dest="output",
+        metavar="FILE",
+        help="write the shrunk case file to FILE (default: standard output)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -489,3 +489,120 @@ def coverage(args: argparse.Namespace) -> int:
     if suite.problems:
         return EXIT_INVALID_SUITE
     return EXIT_FAILED if gaps else EXIT_OK
+
+
+# ------------------------------------------------------------------------------ generate, fuzz
+
+
+def _suite_root(args: argparse.Namespace) -> Path:
+    if args.suite:
+        root = Path(args.suite)
+        if not root.is_dir():
+            raise UsageError(f"--suite {root}: no such folder")
+        return root
+    try:
+        return suite_directory()
+    except FileNotFoundError as error:
+        raise UsageError(str(error).removeprefix("camelup: ")) from None
+
+
+@guarded
+def generate(args: argparse.Namespace) -> int:
+    from camelup.conformance.generate import FOLDER, check, write
+
+    root = _suite_root(args)
+    if args.check:
+        problems = check(root)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
+            _error(
+                f"{len(problems)} generated file(s) differ from what the engine records;"
+                " run: camelup conformance generate"
+            )
+            return EXIT_FAILED
+        print(f"conformance generate --check: {FOLDER}/ is up to date")
+        return EXIT_OK
+    written = write(root)
+    cases = sum(len(json.loads(p.read_text("utf-8"))["cases"]) for p in written)
+    size = sum(p.stat().st_size for p in written)
+    print(
+        f"conformance generate: {len(written)} file(s), {cases} case(s),"
+        f" {size / 1024:.0f} KiB written to {root / FOLDER}"
+    )
+    return EXIT_OK
+
+
+@guarded
+def fuzz(args: argparse.Namespace) -> int:
+    from camelup.conformance.fuzz import (
+        AdapterBroke,
+        NoCommonRuleset,
+        case_file_text,
+        configs_for,
+    )
+    from camelup.conformance.fuzz import fuzz as run_fuzz
+
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    configs = configs_for(args.ruleset or ())
+    if not configs:
+        raise UsageError(f"--ruleset {', '.join(args.ruleset)}: no ruleset family matches")
+    client = _client(args)
+
+    def progress(line: str) -> None:
+        print(f"fuzz: {line}", file=sys.stderr, flush=True)
+
+    try:
+        hello = client.start()
+    except AdapterStartError as error:
+        _error(f"the adapter could not start: {error}")
+        return EXIT_ADAPTER
+    try:
+        progress(f"{hello.name} {hello.version}, seed {args.seed}, {args.games} game(s)")
+        result = run_fuzz(client, hello, configs, args.seed, args.games, progress)
+    except AdapterBroke as error:
+        _error(f"the adapter broke the protocol: {error}")
+        if error.stderr.strip():
+            print(textwrap.indent(error.stderr, "  | "), file=sys.stderr)
+        return EXIT_PROTOCOL
+    except NoCommonRuleset as error:
+        _error(str(error))
+        return EXIT_ADAPTER
+    except AdapterStartError as error:
+        _error(f"the adapter could not be restarted: {error}")
+        return EXIT_ADAPTER
+    finally:
+        client.close()
+    skipped = f", {result.skipped} skipped by the adapter" if result.skipped else ""
+    finding = result.finding
+    if finding is None:
+        progress(f"no disagreement in {result.games} game(s){skipped}")
+        return EXIT_OK
+    case = finding.case
+    given = "given state" if "state" in case["given"] else "setup"
+    via = (
+        f", then to {len(case['steps'])} step(s) from the state before the divergence"
+        if given == "given state"
+        else ""
+    )
+    progress(
+        f"shrunk game {finding.game} ({finding.original_steps} steps) to {finding.shrunk_steps}"
+        f" step(s) from the setup{via} ({finding.checks} candidate(s) checked): {case['id']}"
+    )
+    if not finding.confirmed:
+        progress("warning: the shrunk case does not fail against the adapter on a re-run")
+    text = case_file_text(case)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, "utf-8")
+        except OSError as error:
+            _error(f"--out {args.output}: {error.strerror or error}")
+            sys.stdout.write(text)
+            return EXIT_FAILED
+        progress(f"case written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_FAILED

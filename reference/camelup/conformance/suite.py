@@ -286,6 +286,14 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
     return cases, problems
 
 
+def parse_case(raw: Any, area: str, file: str, index: int = 0) -> Case:
+    """One case from its JSON (as in a case file); ValueError names the first defect."""
+    try:
+        return _case(raw, area, file, index)
+    except _Defect as defect:
+        raise ValueError(f"{defect.pointer or '/'}: {defect.message}") from None
+
+
 class _Defect(Exception):
     def __init__(self, where: str, message: str) -> None:
         super().__init__(message)

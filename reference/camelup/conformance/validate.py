@@ -1,10 +1,11 @@
 """The suite checks itself: ``camelup conformance validate`` and ``camelup conformance coverage``.
 
 ``validate``: every file follows ``schema/case-file.schema.json``; case IDs are unique and start
-with their primary clause; every clause, ruling and variant exists in the spec registry and fits
-the case's rule set; rulesets, given positions and actions load with the codec; and the bundled
-reference passes every case. ``coverage``: clause x cases x implementation sites; a must-clause
-implemented by the engine with no case is a gap.
+with their primary clause (recorded games: ``generated.<family>/<seed>``); every clause, ruling
+and variant exists in the spec registry and fits the case's rule set; rulesets, given positions
+and actions load with the codec (an invalid ruleset only in a case expecting it refused at 0);
+and the bundled reference passes every case. ``coverage``: clause x cases x implementation
+sites; a must-clause implemented by the engine with no case is a gap.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from camelup.errors import CamelUpError
 from camelup.specification import Registry, load_registry
 
 SCHEMA_BASE = "https://camelup.invalid/schema/"
+GENERATED_PREFIX = "generated."
 
 
 def schema_directory(suite: Path | None = None) -> Path:
@@ -81,7 +83,13 @@ def registry_problems(case: Case, registry: Registry) -> list[Problem]:
     def add(where: str, message: str) -> None:
         out.append(Problem(case.file, case.pointer + where, message))
 
-    if not case.id.startswith(case.primary_clause + "/"):
+    # A recorded game (`camelup conformance generate`) checks every clause its events name, so
+    # no clause is more its subject than another: its ID names the ruleset family and the seed
+    # instead (generated.<family>/<seed>), which only source kind "generated" may use.
+    recorded = case.id.startswith(GENERATED_PREFIX)
+    if recorded and case.source.get("kind") != "generated":
+        add("/id", f'only a case of source kind "generated" may have an ID {GENERATED_PREFIX}...')
+    elif not recorded and not case.id.startswith(case.primary_clause + "/"):
         add("/id", f"the ID must start with the primary clause {case.primary_clause}/")
     in_play = {case.edition, *case.modules}
     for index, clause_id in enumerate(case.clauses):
@@ -132,7 +140,27 @@ def codec_problems(case: Case) -> list[Problem]:
             out.append(Problem(case.file, error.pointer or case.pointer + where, str(error)))
             return None
 
-    if 0 not in refused:
+    if 0 in refused:
+        # The given ruleset, setup or state is expected to be refused (an invalid ruleset is
+        # allowed only here): nothing after it can be judged, so nothing else may be asked.
+        if case.steps:
+            out.append(
+                Problem(
+                    case.file,
+                    case.pointer + "/steps",
+                    "a case whose given position is refused (error at 0) can have no steps",
+                )
+            )
+        for check in case.checks:
+            if not (isinstance(check, ErrorCheck) and check.after == 0):
+                out.append(
+                    Problem(
+                        case.file,
+                        f"{case.pointer}/expect/{check.index}",
+                        "a case whose given position is refused (error at 0) has no other checks",
+                    )
+                )
+    else:
         ruleset = load(ruleset_from_json, case.ruleset, "/ruleset")
         if "state" in case.given:
             state = load(state_from_json, case.given["state"], "/given/state")
