@@ -426,8 +426,16 @@ def test_hang_times_out_and_goes_on(suite: Path, capsys: pytest.CaptureFixture[s
     assert sum(r["verdict"] == "passed" for r in results.values()) == 8
 
 
-def test_garbage_on_stdout_errors_that_case(
-    suite: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("script", "case", "reason"),
+    [
+        ("garbage_on_case.py", TICKET, "not JSON"),
+        ("out_of_order.py", TURN, "out of order"),
+        ("malformed_reply.py", MOVE, "malformed reply: a result needs /steps (an array)"),
+    ],
+)
+def test_a_broken_reply_errors_the_case_that_was_due(
+    suite: Path, capsys: pytest.CaptureFixture[str], script: str, case: str, reason: str
 ) -> None:
     code, out, _ = run_cli(
         capsys,
@@ -438,50 +446,11 @@ def test_garbage_on_stdout_errors_that_case(
         "--format",
         "jsonl",
         "--adapter",
-        faux("garbage_on_case.py", TICKET),
+        faux(script, case),
     )
     assert code == 4
     results = jsonl_results(out)
-    assert results[TICKET]["verdict"] == "errored" and "not JSON" in results[TICKET]["reason"]
-    assert sum(r["verdict"] == "passed" for r in results.values()) == 8
-
-
-def test_out_of_order_reply_errors_the_case_that_was_due(
-    suite: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, out, _ = run_cli(
-        capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
-        "--adapter",
-        faux("out_of_order.py", TURN),
-    )
-    assert code == 4
-    results = jsonl_results(out)
-    assert results[TURN]["verdict"] == "errored" and "out of order" in results[TURN]["reason"]
-    assert sum(r["verdict"] == "passed" for r in results.values()) == 8
-
-
-def test_malformed_reply_errors_that_case(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(
-        capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
-        "--adapter",
-        faux("malformed_reply.py", MOVE),
-    )
-    assert code == 4
-    results = jsonl_results(out)
-    assert results[MOVE]["verdict"] == "errored"
-    assert results[MOVE]["reason"] == "malformed reply: a result needs /steps (an array)"
+    assert results[case]["verdict"] == "errored" and reason in results[case]["reason"]
     assert sum(r["verdict"] == "passed" for r in results.values()) == 8
 
 
