@@ -15,3 +15,31 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "clause(*ids): the spec clause IDs (spec/*.md) whose rule the test checks",
     )
+
+
+# Hypothesis profiles, chosen with HYPOTHESIS_PROFILE (default "ci"); see docs/testing.md.
+# "ci" is derandomized and small enough that the whole suite stays well under five minutes on
+# two cores; "long" plays many more and longer games with fresh randomness on every run.
+import os  # noqa: E402
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "ci",
+    max_examples=20,
+    stateful_step_count=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "long",
+    max_examples=300,
+    stateful_step_count=200,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -2,7 +2,8 @@
 
 >>> import random
 >>> from camelup import Edition, Ruleset, apply, legal_actions, new_game, random_setup
->>> state = new_game(Ruleset(Edition.SECOND, players=4), random_setup(Ruleset(Edition.SECOND, players=4), random.Random(1)))
+>>> ruleset = Ruleset(Edition.SECOND, players=4)
+>>> state = new_game(ruleset, random_setup(ruleset, random.Random(1)))
 >>> len(state.players), state.leg
 (4, 1)
 """

@@ -62,17 +62,27 @@ def cmd_spec_trace(args: argparse.Namespace) -> int:
     for clause in registry.clauses:
         found = by_clause.get(clause.id, [])
         if not args.quiet:
-            marker = ", ".join(found) if found else ("(not code: " + clause.code + ")" if not clause.is_code else "-")
+            marker = (
+                ", ".join(found)
+                if found
+                else ("(not code: " + clause.code + ")" if not clause.is_code else "-")
+            )
             print(f"{clause.number:6} {clause.id:40} {marker}")
         if clause.is_code and clause.level == "must" and not found:
-            problems.append(f"{clause.file}:{clause.line}: must-clause {clause.id} has no implementation site")
+            problems.append(
+                f"{clause.file}:{clause.line}: must-clause {clause.id} has no implementation site"
+            )
         if not clause.is_code and found:
-            problems.append(f"{clause.file}:{clause.line}: clause {clause.id} is marked not code but has a site")
+            problems.append(
+                f"{clause.file}:{clause.line}: clause {clause.id} is marked not code but has a site"
+            )
     for problem in problems:
         print(problem, file=sys.stderr)
     implemented = sum(1 for c in registry.clauses if by_clause.get(c.id))
-    print(f"spec trace: {implemented}/{len(registry.clauses)} clauses have implementation sites,"
-          f" {len(problems)} problem(s)")
+    print(
+        f"spec trace: {implemented}/{len(registry.clauses)} clauses have implementation sites,"
+        f" {len(problems)} problem(s)"
+    )
     return EXIT_FAILED if problems else EXIT_OK
 
 
@@ -247,14 +257,18 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="camelup", description="The Camel Up reference implementation.")
+    parser = argparse.ArgumentParser(
+        prog="camelup", description="The Camel Up reference implementation."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     spec = commands.add_parser("spec", help="the clause and ruling registry")
     spec_commands = spec.add_subparsers(dest="spec_command", required=True)
     check = spec_commands.add_parser("check", help="fail on any defect of spec/")
     check.add_argument("--spec", help="the spec folder (default: the bundled one)")
     check.set_defaults(run=cmd_spec_check)
-    sync = spec_commands.add_parser("sync", help="regenerate the Rulings back-links of the chapters")
+    sync = spec_commands.add_parser(
+        "sync", help="regenerate the Rulings back-links of the chapters"
+    )
     sync.add_argument("--spec", help="the spec folder (default: the bundled one)")
     sync.set_defaults(run=cmd_spec_sync)
     trace = spec_commands.add_parser("trace", help="clause -> implementation sites; fail on gaps")

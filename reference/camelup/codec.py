@@ -162,6 +162,9 @@ def _at(base: str, *keys: str | int) -> str:
 
 
 def _show(value: Any) -> str:
+    """A short, safe rendering of any input value for an error message."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"  # str() of huge ints raises
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -224,7 +227,7 @@ def _enum_codec(cls: type[enum.Enum]) -> tuple[Encoder, Decoder]:
         if not isinstance(value, str):
             raise _malformed(pointer, clause, f"expected a {noun} name, got {_show(value)}")
         if value not in members:
-            raise _malformed(pointer, clause, f"unknown {noun} {value!r}")
+            raise _malformed(pointer, clause, f"unknown {noun} {_show(value)}")
         return members[value]
 
     return (lambda member: member.value), decode
@@ -423,7 +426,7 @@ def _enum_set(cls: type[enum.Enum], value: Any, pointer: str, clause: str) -> fr
     for index, item in enumerate(_array(value, pointer, clause)):
         member = _decode(cls, item, _at(pointer, index), clause)
         if member in seen:
-            raise _malformed(_at(pointer, index), clause, f"{item!r} is listed twice")
+            raise _malformed(_at(pointer, index), clause, f"{_show(item)} is listed twice")
         seen.add(member)
     return frozenset(seen)
 
@@ -561,6 +564,7 @@ def _state_from_json(value: Any, pointer: str) -> State:
         _player_from_json(p, _at(where, i))
         for i, p in enumerate(_array(obj["players"], where, _STATE_CLAUSES["players"]))
     )
+    _check_hands_in_document_order(obj["players"], players, ruleset, where)
     return State(
         ruleset=ruleset,
         track=track,
@@ -576,6 +580,26 @@ def _state_from_json(value: Any, pointer: str) -> State:
         leg=member("leg", int),
         result=member("result", GameResult | None),
     )
+
+
+def _check_hands_in_document_order(
+    documents: list[Any], players: tuple[Player, ...], ruleset: Ruleset, pointer: str
+) -> None:
+    """A finish card for a camel of another edition, named at its index in the input (the
+    validator sees only the set, so it could name only an index in canonical order)."""
+    for seat, (document, player) in enumerate(zip(documents, players, strict=True)):
+        if player.finish_cards <= frozenset(ruleset.racing_camels):
+            continue
+        for index, name in enumerate(document["finish_cards"]):
+            camel = Camel(name)
+            if camel not in ruleset.racing_camels:
+                clause = "bets.no-crazy" if camel.is_crazy else "cards.finish"
+                raise InvalidState(
+                    "not-a-racing-camel",
+                    clause,
+                    f"there are no finish cards for {camel.value}",
+                    _at(_at(pointer, seat), "finish_cards", index),
+                )
 
 
 def state_from_json(value: Any, pointer: str = "") -> State:
@@ -602,6 +626,14 @@ def _parse(text: str | bytes, clause: str) -> Any:
         return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
     except json.JSONDecodeError as error:
         raise _malformed("", clause, f"not JSON: {error}") from None
+    except UnicodeDecodeError as error:
+        raise _malformed(
+            "", clause, f"not UTF-8 text: {error.reason} at byte {error.start}"
+        ) from None
+    except RecursionError:
+        raise _malformed("", clause, "not JSON this engine reads: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise _malformed("", clause, f"not JSON this engine reads: {error}") from None
 
 
 def loads_state(text: str | bytes) -> State:

@@ -114,11 +114,14 @@ def _validate(ruleset: Ruleset) -> None:
     counts = PLAYER_COUNTS[ruleset.edition]
     if not isinstance(ruleset.players, int) or ruleset.players not in counts:
         clause = f"ruleset.players.{ruleset.edition.value}"
+        given: object = ruleset.players
+        if isinstance(given, int) and abs(given) > 10**6:
+            given = "that many"  # str() of a huge int raises; say less instead
         raise InvalidRuleset(
             "player-count",
             clause,
             f"the {ruleset.edition.value} edition is for {counts.start}-{counts.stop - 1} players,"
-            f" not {ruleset.players}",
+            f" not {given}",
         )
     if (
         Module.WHIRLWIND in ruleset.modules

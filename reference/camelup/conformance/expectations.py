@@ -88,6 +88,8 @@ def load_expectations(path: Path) -> Expectations:
             raise ExpectationsError(
                 f"{name}: not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
             ) from None
+        except (RecursionError, ValueError) as error:
+            raise ExpectationsError(f"{name}: not JSON this runner reads: {error!s:.80}") from None
     else:
         try:
             data = tomllib.loads(text)

@@ -308,7 +308,7 @@ class SubprocessAdapter:
                     break
             try:
                 message = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise AdapterStartError(f"the hello reply is not JSON: {_clip(line)}") from None
             hello = parse_hello(message)
         except AdapterStartError:
@@ -409,7 +409,7 @@ class SubprocessAdapter:
     ) -> dict[str, Any] | Broken:
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return Broken("garbage", f"the adapter wrote a line that is not JSON: {_clip(line)}")
         if not isinstance(message, dict):
             return Broken("garbage", f"the adapter wrote JSON that is not an object: {_clip(line)}")

@@ -259,6 +259,10 @@ def read_json(path: Path) -> tuple[Any, Problem | None]:
         return None, Problem(
             name, "", f"not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
         )
+    except RecursionError:
+        return None, Problem(name, "", "not JSON this runner reads: nested too deeply")
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        return None, Problem(name, "", f"not JSON this runner reads: {error}")
 
 
 def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:

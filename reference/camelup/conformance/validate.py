@@ -248,7 +248,7 @@ def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
     by_clause: dict[str, list[str]] = {}
     for case in cases:
         if case.source.get("kind") == "generated":
-            continue  # recorded games pin regressions; coverage asks for cases written from the rules
+            continue  # recorded games pin regressions; coverage counts cases written from rules
         for clause in case.clauses:
             by_clause.setdefault(clause, []).append(case.id)
     site_names: dict[str, list[str]] = {}

@@ -1,0 +1,449 @@
+"""Fuzzing the JSON boundaries: whatever comes in, only CamelUpError (with a pointer) comes out.
+
+- ``camelup.codec``'s ``*_from_json`` get random JSON values and valid documents (states reached
+  by play, their rulesets, setups, actions, events and rolls) with one thing changed: a value
+  replaced by a random or a nearby one, a key removed or added, an array item dropped,
+  repeated or moved. Each load returns a value that round-trips, or raises a CamelUpError whose
+  code and clause are well formed and whose JSON pointer leads into the document. Any other
+  exception fails the test. ``loads_state`` gets text.
+- The command line (``camelup.cli.main``) gets bad files: ``camelup conformance validate FILE``
+  exits 3 with one line per problem, never a traceback and never an internal error.
+
+The tests at the end pin bugs this fuzzing found in the codec (all fixed): invalid UTF-8,
+JSON nested too deeply and integers too long to print used to escape as other exceptions.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import copy
+import io
+import json
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import camelup.strategies as cst
+from camelup import (
+    CamelUpError,
+    DieRoll,
+    InvalidState,
+    Ruleset,
+    Setup,
+    apply,
+    legal_actions,
+    new_game,
+)
+from camelup.camels import Camel, Die
+from camelup.cli import main
+from camelup.codec import (
+    TAGS,
+    action_from_json,
+    dumps,
+    event_from_json,
+    loads_state,
+    roll_from_json,
+    ruleset_from_json,
+    setup_from_json,
+    state_from_json,
+    to_json,
+)
+from camelup.ruleset import Edition, Module, Variant
+from camelup.specification import load_registry
+from camelup.state import Pile, TileSide
+
+# The fuzz tests draw ten times the profile's number of examples: they are cheap.
+_EXAMPLES = settings().max_examples  # of the profile loaded by conftest.py
+FUZZ = settings(max_examples=10 * _EXAMPLES)
+CLI = settings(max_examples=max(10, _EXAMPLES))
+
+LOADERS: dict[str, Callable[[Any], Any]] = {
+    "ruleset": ruleset_from_json,
+    "setup": setup_from_json,
+    "roll": roll_from_json,
+    "state": state_from_json,
+    "action": action_from_json,
+    "event": event_from_json,
+}
+CLAUSES = load_registry().clause_ids
+CODE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+BUILTIN_ERRORS = {
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+}
+INTERNAL_ERROR = re.compile(r"^camelup: (\w+): ", re.MULTILINE)
+
+# Names and keys of the format, so that random values often look almost right.
+ENUM_NAMES = sorted(
+    {m.value for e in (Camel, Die, TileSide, Pile, Edition, Module, Variant) for m in e}
+    | set(TAGS.values())
+)
+
+
+def _keys(value: Any, found: set[str]) -> set[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.add(key)
+            _keys(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _keys(item, found)
+    return found
+
+
+# ------------------------------------------------------------------------------ strategies
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**64), 2**64),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.sampled_from(ENUM_NAMES),
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=6),
+        st.dictionaries(
+            st.one_of(st.text(max_size=8), st.sampled_from(ENUM_NAMES)), inner, max_size=6
+        ),
+    ),
+    max_leaves=25,
+)
+ODD_VALUES: list[Any] = [None, True, False, 0, -1, 1, 2, 5, 8, 17, 2**31, 1.5, "", "x", [], {}, [0]]
+
+
+def nearby(value: Any) -> st.SearchStrategy[Any]:
+    """Values like ``value`` but probably wrong: mostly of the same type (a neighbouring number,
+    another name, the array reordered, shortened or lengthened), sometimes anything."""
+    alike: list[st.SearchStrategy[Any]] = []
+    if isinstance(value, bool):
+        alike.append(st.just(not value))
+    elif isinstance(value, int):
+        alike.append(st.integers(value - 3, value + 3))
+        alike.append(st.sampled_from([-1, 0, 5, 8, 17, 20, 2**31]))
+    elif isinstance(value, str):
+        alike.append(st.sampled_from(ENUM_NAMES))
+    elif isinstance(value, list) and value:
+        alike.append(st.permutations(value).map(list))
+        alike.append(st.just(value + value[:1]))
+        alike.append(st.just(value[1:]))
+        alike.append(st.just(value[:-1]))
+    anything = st.one_of(st.sampled_from(ODD_VALUES), json_values)
+    if not alike:
+        return anything
+    return st.one_of(st.one_of(alike), st.one_of(alike), anything)
+
+
+def paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """Every place in a JSON document, the root first."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.extend(paths(item, (*prefix, key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.extend(paths(item, (*prefix, index)))
+    return found
+
+
+def at(doc: Any, path: tuple[str | int, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+@st.composite
+def valid_documents(draw: st.DrawFn, kind: str | None = None) -> tuple[str, Any]:
+    """(kind, document): the canonical JSON of a value reached by play."""
+    state = draw(cst.states(max_steps=40), label="state")
+    if kind is None:
+        kind = draw(st.sampled_from(sorted(LOADERS)), label="kind")
+    value: Any
+    if kind == "state":
+        value = state
+    elif kind == "ruleset":
+        value = state.ruleset
+    elif kind == "setup":
+        value = draw(cst.setups(state.ruleset))
+    elif kind == "roll":
+        rolls = [cst.chance_outcomes(state)]
+        if state.revealed:
+            rolls.append(st.sampled_from(state.revealed))
+        value = draw(st.one_of(rolls))
+    elif kind == "action":
+        value = draw(st.one_of(cst.legal_actions(state), cst.invalid_actions(state)))
+    else:
+        action = draw(cst.legal_actions(state)) if not state.is_over else None
+        events = apply(state, action).events if action is not None else ()
+        if not events:  # the race is over: take any event of a fresh legal action instead
+            fresh = draw(cst.states(state.ruleset, max_steps=0))
+            events = apply(fresh, legal_actions(fresh)[0]).events
+        value = draw(st.sampled_from(events))
+    return kind, to_json(value)
+
+
+@st.composite
+def mutated_documents(draw: st.DrawFn, kind: str | None = None) -> tuple[str, Any]:
+    """A valid document with one thing changed."""
+    kind, doc = draw(valid_documents(kind))
+    doc = copy.deepcopy(doc)
+    path = draw(st.sampled_from(paths(doc)), label="path")
+    target = at(doc, path)
+    how = draw(st.sampled_from(["replace", "remove", "add", "replace"]), label="how")
+    if how == "replace" or not path:
+        replacement = draw(nearby(target), label="replacement")
+        if not path:
+            return kind, replacement
+        at(doc, path[:-1])[path[-1]] = replacement
+    elif how == "remove":
+        del at(doc, path[:-1])[path[-1]]
+    elif isinstance(target, dict):
+        key = draw(st.one_of(st.sampled_from(sorted(_keys(doc, set()))), st.text(max_size=5)))
+        target[key] = draw(json_values)
+    elif isinstance(target, list):
+        target.insert(draw(st.integers(0, len(target))), draw(json_values))
+    else:
+        at(doc, path[:-1])[path[-1]] = [target]
+    return kind, doc
+
+
+# ------------------------------------------------------------------------------- the checks
+
+
+def resolves(doc: Any, pointer: str) -> bool:
+    """Whether the RFC 6901 ``pointer`` leads into ``doc``, or names a key missing from an
+    object that is there (a missing key is reported where it should be)."""
+    if pointer == "":
+        return True
+    assert pointer.startswith("/"), pointer
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+    for index, token in enumerate(tokens):
+        last = index == len(tokens) - 1
+        if isinstance(doc, dict):
+            if token not in doc:
+                return last
+            doc = doc[token]
+        elif isinstance(doc, list):
+            if not token.isdigit() or int(token) >= len(doc):
+                return False
+            doc = doc[int(token)]
+        else:
+            return False
+    return True
+
+
+def load(kind: str, doc: Any) -> Any:
+    """Load ``doc``: either a value that round-trips, or a well-formed CamelUpError."""
+    try:
+        value = LOADERS[kind](doc)
+    except CamelUpError as error:
+        assert CODE.match(error.code), error
+        assert error.clause in CLAUSES, f"unknown clause in {error}"
+        assert isinstance(error.pointer, str), f"no pointer: {error!r}"
+        assert resolves(doc, error.pointer), f"the pointer leads nowhere: {error}"
+        return None
+    assert LOADERS[kind](json.loads(json.dumps(to_json(value)))) == value
+    return value
+
+
+# ---------------------------------------------------------------------------- the loaders
+
+
+@FUZZ
+@given(kind=st.sampled_from(sorted(LOADERS)), doc=json_values)
+def test_random_json_raises_only_camelup_errors(kind: str, doc: Any) -> None:
+    load(kind, doc)
+
+
+@FUZZ
+@given(kind=st.sampled_from(sorted(LOADERS)), data=st.data())
+def test_random_objects_with_the_right_keys_raise_only_camelup_errors(
+    kind: str, data: st.DataObject
+) -> None:
+    """Objects with every key of the format, each holding a random value."""
+    _, base = data.draw(valid_documents(kind))
+    if isinstance(base, dict):
+        doc = {key: data.draw(nearby(value), label=key) for key, value in base.items()}
+        load(kind, doc)
+
+
+@FUZZ
+@given(mutated_documents())
+def test_a_document_with_one_change_raises_only_camelup_errors(case: tuple[str, Any]) -> None:
+    kind, doc = case
+    load(kind, doc)
+
+
+@FUZZ
+@given(mutated_documents("state"))
+def test_a_state_with_one_change_raises_only_camelup_errors(case: tuple[str, Any]) -> None:
+    kind, doc = case
+    load(kind, doc)
+
+
+@FUZZ
+@given(valid_documents())
+def test_valid_documents_load(case: tuple[str, Any]) -> None:
+    kind, doc = case
+    if kind == "state":
+        assert load(kind, doc) is not None
+
+
+@FUZZ
+@given(data=st.data())
+def test_loads_state_takes_any_text(data: st.DataObject) -> None:
+    state = data.draw(cst.states(max_steps=30))
+    text = dumps(state)
+    edits = st.tuples(st.integers(0, len(text)), st.integers(0, 3), st.text(max_size=3))
+    start, removed, inserted = data.draw(edits)
+    candidates = st.one_of(
+        st.text(),
+        st.just(text[:start] + inserted + text[start + removed :]),
+        st.just(text[:start]),
+    )
+    broken = data.draw(candidates)
+    as_bytes = data.draw(st.booleans())
+    try:
+        loaded = loads_state(broken.encode("utf-8", "surrogatepass") if as_bytes else broken)
+    except CamelUpError as error:
+        assert isinstance(error.pointer, str) and error.clause in CLAUSES
+    else:
+        assert loaded == loads_state(dumps(loaded))
+
+
+# ---------------------------------------------------------------------------- the command line
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_no_crash(stdout: str, stderr: str) -> None:
+    assert "Traceback" not in stdout + stderr
+    crashes = [name for name in INTERNAL_ERROR.findall(stderr) if name in BUILTIN_ERRORS]
+    assert not crashes, f"an internal error reached the user: {stderr}"
+
+
+case_like = st.fixed_dictionaries(
+    {"area": json_values, "cases": st.lists(json_values, max_size=3)},
+    optional={"comment": json_values},
+)
+
+
+@CLI
+@given(
+    content=st.one_of(
+        st.binary(max_size=200),
+        st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+        json_values.map(lambda v: json.dumps(v).encode()),
+        case_like.map(lambda v: json.dumps(v).encode()),
+    )
+)
+def test_conformance_validate_reports_bad_files_one_line_per_problem(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.json"
+        path.write_bytes(content)
+        code, stdout, stderr = run_cli("conformance", "validate", str(path))
+    assert_no_crash(stdout, stderr)
+    try:
+        parsed = json.loads(content.decode("utf-8"))
+    except ValueError:  # not UTF-8 or not JSON: one problem, one line
+        assert code == 3, (code, stdout, stderr)
+        assert len(stderr.splitlines()) == 1, stderr
+        return
+    if not isinstance(parsed, dict):
+        assert code == 3, (code, stdout, stderr)
+    else:
+        assert code in (0, 3), (code, stdout, stderr)
+    assert (code == 3) == bool(stderr)
+    for line in stderr.splitlines():
+        assert line.strip() and "case.json" in line, line
+
+
+@CLI
+@given(clause=st.text(max_size=30))
+def test_spec_show_of_any_id_never_crashes(clause: str) -> None:
+    code, stdout, stderr = run_cli("spec", "show", clause)
+    assert_no_crash(stdout, stderr)
+    if clause in CLAUSES:
+        assert code == 0
+    else:
+        assert code != 0 and len(stderr.splitlines()) == 1
+
+
+# ------------------------------------------------------------- bugs fuzzing found, now fixed
+
+
+# Found by fuzzing (fixed): loads_state(bytes) lets UnicodeDecodeError out on invalid UTF-8.
+def test_loads_state_of_invalid_utf8() -> None:
+    with pytest.raises(InvalidState):
+        loads_state(b'{"ruleset": "\xff"}')
+
+
+# Found by fuzzing (fixed): loads_state lets RecursionError out on deeply nested JSON.
+def test_loads_state_of_deeply_nested_json() -> None:
+    with pytest.raises(InvalidState):
+        loads_state("[" * 100_000 + "]" * 100_000)
+
+
+# Found by fuzzing (fixed): loads_state lets ValueError out on an integer of more than 4300 digits.
+def test_loads_state_of_a_huge_integer() -> None:
+    with pytest.raises(InvalidState):
+        loads_state('{"leg": ' + "1" * 5000 + "}")
+
+
+# Found by fuzzing (fixed): an int of more than 4300 digits makes the error message itself raise.
+@pytest.mark.parametrize(
+    ("kind", "doc"),
+    [
+        ("ruleset", {"edition": "first", "players": 10**5000, "modules": [], "variants": []}),
+        ("action", {"type": 10**5000}),
+        ("roll", 10**5000),
+    ],
+    ids=["ruleset-players", "action-type", "roll"],
+)
+def test_huge_integers(kind: str, doc: Any) -> None:
+    with pytest.raises(CamelUpError):
+        LOADERS[kind](doc)
+
+
+# Found by fuzzing (fixed): a bad finish card was reported at its index in the sorted hand,
+# not in the document.
+def test_finish_card_pointer() -> None:
+    ruleset = Ruleset(Edition.FIRST, 2)
+    racing = ruleset.racing_camels
+    state = new_game(ruleset, Setup(tuple(DieRoll(Die(c.value), 1) for c in racing), racing))
+    doc = to_json(state)
+    doc["players"][0]["finish_cards"] = ["green", "red", "blue", "orange", "yellow", "white"]
+    with pytest.raises(InvalidState) as caught:
+        state_from_json(doc)
+    assert caught.value.pointer == "/players/0/finish_cards/1", caught.value
+
+
+# Found by fuzzing (fixed): a deeply nested or 5000-digit case file made `conformance validate`
+# exit 1 with 'camelup: RecursionError/ValueError' instead of a problem line and exit 3.
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000 + "]" * 100_000, '{"area": "x", "cases": [' + "1" * 5000 + "]}"],
+    ids=["deep", "huge-int"],
+)
+def test_conformance_validate_of_pathological_json(text: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.json"
+        path.write_text(text)
+        code, stdout, stderr = run_cli("conformance", "validate", str(path))
+    assert_no_crash(stdout, stderr)
+    assert code == 3
