@@ -289,19 +289,27 @@ def chance_outcomes(state: State) -> tuple[tuple[DieRoll, Fraction], ...]:
     probability 1/3 each (two faces each); the grey die shows each of its six faces
     (1, 2, 3 in white and in black) with probability 1/6.
     """
-    if state.result is not None or not state.pyramid:
+    rolls = possible_rolls(state)
+    if not rolls:
         return ()
     per_die = Fraction(1, len(state.pyramid))
-    outcomes: list[tuple[DieRoll, Fraction]] = []
+    racing_face, grey_face = per_die / 3, per_die / 6
+    return tuple((roll, grey_face if roll.die is Die.GREY else racing_face) for roll in rolls)
+
+
+def possible_rolls(state: State) -> tuple[DieRoll, ...]:
+    """Every roll the pyramid action can produce now: each face of each die in the pyramid."""
+    if state.result is not None:
+        return ()
+    rolls: list[DieRoll] = []
     for die in state.pyramid:
         if die is Die.GREY:
-            for colour in CRAZY_CAMELS:
-                for value in (1, 2, 3):
-                    outcomes.append((DieRoll(die, value, colour), per_die / 6))
+            rolls.extend(
+                DieRoll(die, value, colour) for colour in CRAZY_CAMELS for value in (1, 2, 3)
+            )
         else:
-            for value in (1, 2, 3):
-                outcomes.append((DieRoll(die, value), per_die / 3))
-    return tuple(outcomes)
+            rolls.extend(DieRoll(die, value) for value in (1, 2, 3))
+    return tuple(rolls)
 
 
 @implements("turn.actions.first", "turn.actions.second", "turn.always-an-action")
@@ -315,11 +323,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         if state.ticket_stack(camel):
             actions.append(TakeLegTicket(seat, camel))
     tile_action = MoveTile if state.tile_of(seat) is not None else PlaceTile
+    sides = SIDES[state.ruleset.edition]
     for space in range(2, LAST_SPACE + 1):
-        for side in SIDES[state.ruleset.edition]:
-            if tile_space_problem(state, seat, space, side) is None:
-                actions.append(tile_action(seat, space, side))
-    actions.extend(TakePyramidTicket(seat, roll) for roll, _ in chance_outcomes(state))
+        # Both sides of the edition are always allowed, so one check per space settles both.
+        if tile_space_problem(state, seat, space, sides[0]) is None:
+            actions.extend(tile_action(seat, space, side) for side in sides)
+    actions.extend(TakePyramidTicket(seat, roll) for roll in possible_rolls(state))
     player = state.players[seat]
     for camel in state.ruleset.racing_camels:
         if camel in player.finish_cards:
