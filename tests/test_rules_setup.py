@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from camelup import Camel, CamelUpError, Die, DieRoll, Setup, new_game, random_setup
+from camelup import Camel, CamelUpError, Die, DieRoll, InvalidSetup, Setup, new_game, random_setup
 from helpers import board, ruleset
 
 CK, CW = Camel.CRAZY_BLACK, Camel.CRAZY_WHITE
@@ -99,3 +99,43 @@ def test_bad_setups_are_refused() -> None:
         new_game(
             rules, Setup(good.racing_rolls, good.stacking, 0, (DieRoll(Die.GREY, 1, CW),) * 2, CW)
         )
+
+
+@pytest.mark.clause(
+    "dice.racing-faces", "dice.grey-faces", "setup.crazy-space", "setup.stack-order"
+)
+@pytest.mark.parametrize(
+    ("change", "clause", "pointer"),
+    [
+        ({"racing": (4, DieRoll(Die.PURPLE, 4))}, "dice.racing-faces", "/racing_rolls/4/value"),
+        ({"racing": (1, DieRoll(Die.GREEN, 1, CW))}, "dice.racing-faces", "/racing_rolls/1/colour"),
+        ({"racing": (2, DieRoll(Die.BLUE, 1))}, "setup.racing-camels", "/racing_rolls/2/die"),
+        ({"stacking": (Camel.BLUE,) * 5}, "setup.stack-order", "/stacking"),
+        (
+            {"grey": (1, DieRoll(Die.GREY, 2, Camel.BLUE))},
+            "dice.grey-faces",
+            "/crazy_rolls/1/colour",
+        ),
+        ({"grey": (0, DieRoll(Die.GREY, 2))}, "dice.grey-faces", "/crazy_rolls/0/colour"),
+        ({"grey": (0, DieRoll(Die.RED, 2))}, "setup.crazy-space", "/crazy_rolls/0/die"),
+    ],
+)
+def test_a_bad_setup_names_the_input_at_fault(
+    change: dict[str, object], clause: str, pointer: str
+) -> None:
+    """A die shows 1-3; a racing roll has no colour; a grey roll is white or black."""
+    rules = ruleset("second", 4)
+    rolls = [DieRoll(Die(c.value), 1) for c in rules.racing_camels]  # blue green red yellow purple
+    grey = [DieRoll(Die.GREY, 1, CW), DieRoll(Die.GREY, 3, CK)]
+    stacking: tuple[Camel, ...] = rules.racing_camels
+    if "racing" in change:
+        index, roll = change["racing"]  # type: ignore[misc]
+        rolls[index] = roll
+    if "grey" in change:
+        index, roll = change["grey"]  # type: ignore[misc]
+        grey[index] = roll
+    if "stacking" in change:
+        stacking = change["stacking"]  # type: ignore[assignment]
+    with pytest.raises(InvalidSetup) as caught:
+        new_game(rules, Setup(tuple(rolls), stacking, 0, tuple(grey), CW))
+    assert (caught.value.clause, caught.value.pointer) == (clause, pointer)

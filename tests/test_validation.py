@@ -179,6 +179,33 @@ CASES: list[tuple[str, Callable[[], State], str, str, str]] = [
         "two-units-crossed",
     ),
     (
+        "crazy-camel-alone-past-the-line-clockwise",
+        lambda: attrs.evolve(move(second(), CK, 17), result=GameResult((0,))),
+        "end.crossing.racing",
+        "/track/17/0",
+        "impossible-crossing",
+    ),
+    (
+        "racing-camel-alone-past-the-line-backwards",
+        lambda: attrs.evolve(move(second(), Y, 0), result=GameResult((0,))),
+        "end.crossing.crazy",
+        "/track/0/0",
+        "impossible-crossing",
+    ),
+    (
+        "lone-crazy-camel-over-the-line-when-it-would-wrap",
+        lambda: attrs.evolve(
+            move(second(), CK, 0),
+            ruleset=Ruleset(
+                Edition.SECOND, 6, variants=frozenset({Variant.CRAZY_FINISH_NEEDS_RACING})
+            ),
+            result=GameResult((0,)),
+        ),
+        "crazy.wrap",
+        "/track/0/0",
+        "impossible-crossing",
+    ),
+    (
         "result-without-crossing",
         lambda: attrs.evolve(second(), result=GameResult((0,))),
         "end.crossing.racing",

@@ -20,7 +20,13 @@ from camelup.actions import (
 from camelup.camels import CRAZY_CAMELS, Camel, Die
 from camelup.dice import DieRoll
 from camelup.engine import Result, apply, chance_outcomes, legal_actions
-from camelup.errors import CamelUpError, IllegalAction, InvalidRuleset, InvalidState
+from camelup.errors import (
+    CamelUpError,
+    IllegalAction,
+    InvalidRuleset,
+    InvalidSetup,
+    InvalidState,
+)
 from camelup.rules.ranking import ranking
 from camelup.rules.setup import Setup, new_game, random_setup
 from camelup.ruleset import Edition, Module, Ruleset, Variant
@@ -48,6 +54,7 @@ __all__ = [
     "GameResult",
     "IllegalAction",
     "InvalidRuleset",
+    "InvalidSetup",
     "InvalidState",
     "LegTicket",
     "Module",

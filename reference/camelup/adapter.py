@@ -18,13 +18,14 @@ from typing import IO, Any
 
 from camelup.codec import (
     action_from_json,
+    parse_json,
     ruleset_from_json,
     setup_from_json,
     state_from_json,
     to_json,
 )
 from camelup.engine import apply, legal_actions
-from camelup.errors import CamelUpError
+from camelup.errors import CamelUpError, InvalidSetup
 from camelup.rules.setup import new_game
 from camelup.ruleset import Edition, Module, Variant
 from camelup.state import State
@@ -83,7 +84,12 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             state = state_from_json(given["state"], "/given/state")
         else:
             ruleset = ruleset_from_json(case["ruleset"], "/ruleset")
-            state = new_game(ruleset, setup_from_json(given["setup"], "/given/setup"))
+            setup = setup_from_json(given["setup"], "/given/setup")
+            try:
+                state = new_game(ruleset, setup)
+            except InvalidSetup as error:  # its pointer is into the setup: say where that is
+                error.pointer = "/given/setup" + (error.pointer or "")
+                raise
     except CamelUpError as error:
         return {"initial_error": _error(error), "steps": [], "legal_actions": {}}
     initial = to_json(state)
@@ -121,29 +127,35 @@ def handle(message: Any) -> dict[str, Any] | None:
     return {"seq": message.get("seq"), "errored": {"message": f"unsupported cmd {command!r}"}}
 
 
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer messages until ``stop`` or the end of input."""
+def serve(stdin: IO[bytes], stdout: IO[str]) -> int:
+    """Answer messages until ``stop`` or the end of input.
+
+    Whatever arrives, the adapter answers with one line and goes on: a line that is not a JSON
+    object (or not UTF-8) gets an ``errored`` reply, and so does an unexpected failure while
+    running a case, so a runner never sees this process die with a traceback.
+    """
     for line in stdin:
         if not line.strip():
             continue
+        reply: dict[str, Any] | None
         try:
-            message = json.loads(line)
-        except json.JSONDecodeError as error:
-            reply: dict[str, Any] | None = {"errored": {"message": f"not JSON: {error}"}}
-        else:
-            reply = handle(message)
-            if reply is None:
-                return 0
-        stdout.write(json.dumps(reply, separators=(",", ":"), ensure_ascii=False) + "\n")
+            reply = handle(parse_json(line))
+        except CamelUpError as error:
+            reply = {"errored": {"message": error.message}}
+        except Exception as error:  # a bug here must not kill the session
+            reply = {"errored": {"message": f"internal error: {type(error).__name__}: {error}"}}
+        if reply is None:
+            return 0
+        # ASCII only: a lone surrogate echoed from the input must not break the encoding.
+        stdout.write(json.dumps(reply, separators=(",", ":"), ensure_ascii=True) + "\n")
         stdout.flush()
     return 0
 
 
 def main() -> int:
-    stdin = open(sys.stdin.fileno(), encoding="utf-8", closefd=False)  # noqa: SIM115
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     try:
-        return serve(stdin, stdout)
+        return serve(sys.stdin.buffer, stdout)
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 

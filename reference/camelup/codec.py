@@ -610,7 +610,11 @@ def state_from_json(value: Any, pointer: str = "") -> State:
     return state
 
 
-def _parse(text: str | bytes, clause: str) -> Any:
+def parse_json(text: str | bytes, clause: str = _STATE_ROOT_CLAUSE) -> Any:
+    """JSON text (or UTF-8 bytes) as Python values; every defect is an InvalidState "malformed":
+    not JSON, not UTF-8, a key twice in one object, NaN or Infinity, nesting too deep, an
+    integer too long to convert."""
+
     def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, item in pairs:
@@ -638,7 +642,7 @@ def _parse(text: str | bytes, clause: str) -> Any:
 
 def loads_state(text: str | bytes) -> State:
     """A state from JSON text."""
-    return state_from_json(_parse(text, _STATE_ROOT_CLAUSE))
+    return state_from_json(parse_json(text, _STATE_ROOT_CLAUSE))
 
 
 # ------------------------------------------------------------------------------------ schemas

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from camelup.camels import Camel, Die
+from camelup.trace import implements
 
 
 @attrs.frozen(repr=False)
@@ -22,3 +23,25 @@ class DieRoll:
     def __repr__(self) -> str:
         colour = "" if self.colour is None else f", {self.colour!r}"
         return f"DieRoll({self.die!r}, {self.value}{colour})"
+
+
+FACE_VALUES = (1, 2, 3)
+
+
+@implements("dice.racing-faces", "dice.grey-faces")
+def face_problem(roll: DieRoll) -> tuple[str, str, str] | None:
+    """``(clause, field, message)`` when ``roll`` shows no face of its die, else None.
+
+    A racing die shows 1, 2 or 3 (each on two faces) and no colour; the grey die shows 1, 2 or
+    3 in white or in black, so its roll names the crazy camel of that colour. ``field`` is the
+    attribute at fault, for error pointers.
+    """
+    grey = roll.die is Die.GREY
+    clause = "dice.grey-faces" if grey else "dice.racing-faces"
+    if roll.value not in FACE_VALUES:
+        return clause, "value", "a die shows 1, 2 or 3"
+    if grey and (roll.colour is None or not roll.colour.is_crazy):
+        return clause, "colour", "a grey-die roll shows a white or a black number"
+    if not grey and roll.colour is not None:
+        return clause, "colour", "a racing die has no crazy colour"
+    return None

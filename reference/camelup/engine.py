@@ -21,7 +21,7 @@ from camelup.actions import (
     TakePyramidTicket,
 )
 from camelup.camels import CRAZY_CAMELS, Die
-from camelup.dice import DieRoll
+from camelup.dice import DieRoll, face_problem
 from camelup.errors import IllegalAction
 from camelup.events import (
     CrazyCamelChosen,
@@ -160,7 +160,7 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
     return Result(new, (PartnershipFormed(action.player, action.partner),))
 
 
-@implements("dice.racing-faces", "dice.grey-faces", "move.die.stays-out")
+@implements("move.die.stays-out")
 def roll_problem(state: State, roll: DieRoll) -> IllegalAction | None:
     """The die must still be in the pyramid and show one of its faces."""
     if roll.die not in state.pyramid:
@@ -169,15 +169,9 @@ def roll_problem(state: State, roll: DieRoll) -> IllegalAction | None:
             "move.die.stays-out",
             f"the {roll.die.value} die is not in the pyramid",
         )
-    if roll.value not in (1, 2, 3):
-        clause = "dice.grey-faces" if roll.die is Die.GREY else "dice.racing-faces"
-        return IllegalAction("die-face", clause, f"no die shows {roll.value}")
-    if roll.die is Die.GREY and roll.colour not in CRAZY_CAMELS:
-        return IllegalAction(
-            "die-face", "dice.grey-faces", "a grey-die roll shows a white or black number"
-        )
-    if roll.die is not Die.GREY and roll.colour is not None:
-        return IllegalAction("die-face", "dice.racing-faces", "a racing die has no crazy colour")
+    face = face_problem(roll)
+    if face is not None:
+        return IllegalAction("die-face", face[0], face[2])
     return None
 
 
@@ -202,36 +196,37 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     players = list(state.players)
     acting = players[action.player]
     players[action.player] = Player(
-        acting.money,
-        acting.leg_tickets,
-        acting.pyramid_tickets + 1,
-        acting.finish_cards,
-        acting.partner,
+        money=acting.money,
+        leg_tickets=acting.leg_tickets,
+        pyramid_tickets=acting.pyramid_tickets + 1,
+        finish_cards=acting.finish_cards,
+        partner=acting.partner,
     )
     if payment is not None:
         owner = players[payment.owner]
         players[payment.owner] = Player(
-            owner.money + payment.amount,
-            owner.leg_tickets,
-            owner.pyramid_tickets,
-            owner.finish_cards,
-            owner.partner,
+            money=owner.money + payment.amount,
+            leg_tickets=owner.leg_tickets,
+            pyramid_tickets=owner.pyramid_tickets,
+            finish_cards=owner.finish_cards,
+            partner=owner.partner,
         )
     revealed = (*state.revealed, roll)
     out = pyramid.index(die)
+    # Built directly rather than with attrs.evolve, which is several times slower.
     new = State(
-        state.ruleset,
-        tuple(track),
-        state.tiles,
-        pyramid[:out] + pyramid[out + 1 :],
-        revealed,
-        state.ticket_stacks,
-        tuple(players),
-        state.winner_pile,
-        state.loser_pile,
-        next_seat(state, action.player),
-        state.start_player,
-        state.leg,
+        ruleset=state.ruleset,
+        track=tuple(track),
+        tiles=state.tiles,
+        pyramid=pyramid[:out] + pyramid[out + 1 :],
+        revealed=revealed,
+        ticket_stacks=state.ticket_stacks,
+        players=tuple(players),
+        winner_pile=state.winner_pile,
+        loser_pile=state.loser_pile,
+        to_move=next_seat(state, action.player),
+        start_player=state.start_player,
+        leg=state.leg,
     )
     if crossed:
         return Result(_end_game(new, events), tuple(events))
@@ -240,7 +235,7 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     return Result(new, tuple(events))
 
 
-@implements("tile.stays")
+@implements("tile.stays", "leg.number")
 def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
     ranked = ranking(state.track)
     scored = score_leg(state.players, ranked, state.leg)
@@ -250,18 +245,18 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
     events.append(LegStarted(state.leg + 1))
     ruleset = state.ruleset
     return State(
-        ruleset,
-        state.track,
-        (),
-        ruleset.dice,
-        (),
-        ruleset.full_ticket_stacks,
-        players_for_new_leg(state.players, scored),
-        state.winner_pile,
-        state.loser_pile,
-        passed.player,
-        passed.player,
-        state.leg + 1,
+        ruleset=ruleset,
+        track=state.track,
+        tiles=(),
+        pyramid=ruleset.dice,
+        revealed=(),
+        ticket_stacks=ruleset.full_ticket_stacks,
+        players=players_for_new_leg(state.players, scored),
+        winner_pile=state.winner_pile,
+        loser_pile=state.loser_pile,
+        to_move=passed.player,
+        start_player=passed.player,
+        leg=state.leg + 1,
     )
 
 

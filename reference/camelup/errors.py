@@ -33,3 +33,7 @@ class InvalidState(CamelUpError):
 
 class InvalidRuleset(CamelUpError):
     """The combination of edition, modules, variants and player count is not allowed."""
+
+
+class InvalidSetup(CamelUpError):
+    """The setup inputs do not describe a setup of this ruleset; ``pointer`` is into the setup."""

@@ -86,7 +86,7 @@ class Ruleset:
             "racing_camels": racing,
             "camels": racing + (CRAZY_CAMELS if second else ()),
             "dice": dice,
-            "dice_per_leg": 5,
+            "dice_per_leg": PYRAMID_TICKETS,  # one die comes out per pyramid ticket
             "leg_ticket_values": LEG_TICKET_VALUES[self.edition],
             "full_ticket_stacks": tuple(LEG_TICKET_VALUES[self.edition] for _ in racing),
             "whirlwind": Module.WHIRLWIND in self.modules,

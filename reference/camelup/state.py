@@ -13,8 +13,9 @@ import attrs
 
 from camelup.camels import Camel, Die
 from camelup.dice import DieRoll
-from camelup.ruleset import Ruleset
-from camelup.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack, slot
+from camelup.ruleset import PYRAMID_TICKETS, Ruleset
+from camelup.trace import implements_value
+from camelup.track import MAX_SPACE, MIN_SPACE, Stack, slot
 
 
 class TileSide(enum.Enum):
@@ -62,6 +63,9 @@ class FinishCard:
 
     owner: int
     camel: Camel
+
+
+implements_value("money.currency", __name__, "Player.money")  # a whole number of EP
 
 
 @attrs.frozen
@@ -144,7 +148,4 @@ class State:
 
     @property
     def pyramid_tickets_left(self) -> int:
-        return 5 - sum(p.pyramid_tickets for p in self.players)
-
-
-BOARD_SPACES = range(FIRST_SPACE, LAST_SPACE + 1)
+        return PYRAMID_TICKETS - sum(p.pyramid_tickets for p in self.players)

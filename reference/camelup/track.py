@@ -25,7 +25,3 @@ implements_value("track.spaces", __name__, "LAST_SPACE")
 def slot(space: int) -> int:
     """Index of ``space`` in a track tuple."""
     return space - MIN_SPACE
-
-
-def on_board(space: int) -> bool:
-    return FIRST_SPACE <= space <= LAST_SPACE

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from camelup.camels import CRAZY_CAMELS, Camel, Die
+from camelup.camels import Camel, Die
+from camelup.dice import face_problem
 from camelup.errors import InvalidState
 from camelup.rules.tiles import SIDES
-from camelup.ruleset import PYRAMID_TICKETS, Edition, Ruleset
+from camelup.ruleset import PYRAMID_TICKETS, Edition, Ruleset, Variant
 from camelup.state import State
 from camelup.track import FIRST_SPACE, LAST_SPACE, SLOTS, WHIRLWIND_SPACES
 
@@ -127,6 +128,24 @@ def _check_track(state: State) -> None:
     if state.result is not None and not beyond:
         message = "the race has ended, but no camel has crossed the finish line"
         raise _fail("no-crossing", "end.crossing.racing", message, "result")
+    if beyond:
+        _check_crossing_unit(state, beyond[0])
+
+
+def _check_crossing_unit(state: State, space: int) -> None:
+    """Only a racing-led unit crosses clockwise, only a crazy-led one counterclockwise, and under
+    ``crazy-finish-needs-racing`` only one that carries a racing camel."""
+    unit = state.stack(space)
+    if space > LAST_SPACE and unit[0].is_crazy:
+        message = "a crazy camel cannot lead a unit over the line clockwise"
+        raise _fail("impossible-crossing", "end.crossing.racing", message, "track", space, 0)
+    if space < FIRST_SPACE and not unit[0].is_crazy:
+        message = "only a crazy camel leads a unit backwards over the line"
+        raise _fail("impossible-crossing", "end.crossing.crazy", message, "track", space, 0)
+    needs_racing = Variant.CRAZY_FINISH_NEEDS_RACING in state.ruleset.variants
+    if space < FIRST_SPACE and needs_racing and all(camel.is_crazy for camel in unit):
+        message = "under crazy-finish-needs-racing a lone crazy camel goes round, not over"
+        raise _fail("impossible-crossing", "crazy.wrap", message, "track", space, 0)
 
 
 def _check_tiles(state: State) -> None:
@@ -197,16 +216,10 @@ def _check_dice(state: State) -> None:
             message = f"the {die.value} die is out of the pyramid and also in it, or out twice"
             raise _fail("die-twice", "move.die.stays-out", message, "revealed", index, "die")
         seen.add(die)
-        faces = "dice.grey-faces" if die is Die.GREY else "dice.racing-faces"
-        if roll.value not in (1, 2, 3):
-            message = f"no die shows {roll.value}"
-            raise _fail("die-face", faces, message, "revealed", index, "value")
-        if die is Die.GREY and roll.colour not in CRAZY_CAMELS:
-            message = "a grey-die roll shows a white or a black number"
-            raise _fail("die-face", faces, message, "revealed", index, "colour")
-        if die is not Die.GREY and roll.colour is not None:
-            message = "a racing die has no crazy colour"
-            raise _fail("die-face", faces, message, "revealed", index, "colour")
+        face = face_problem(roll)
+        if face is not None:
+            clause, field, message = face
+            raise _fail("die-face", clause, message, "revealed", index, field)
     for die in ruleset.dice:
         if die not in seen:
             message = f"the {die.value} die is neither in the pyramid nor revealed"

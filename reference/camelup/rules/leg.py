@@ -63,7 +63,7 @@ def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple
     """After leg scoring: the money paid; tickets back to their stacks; partnership cards back
     to their owners."""
     return tuple(
-        Player(p.money + score.paid, (), 0, p.finish_cards, None)
+        Player(money=p.money + score.paid, finish_cards=p.finish_cards)
         for p, score in zip(players, scored.scores, strict=True)
     )
 

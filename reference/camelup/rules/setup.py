@@ -12,9 +12,9 @@ import random
 import attrs
 
 from camelup.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
-from camelup.dice import DieRoll
-from camelup.errors import CamelUpError
-from camelup.ruleset import PYRAMID_TICKETS, STARTING_MONEY, Edition, Ruleset
+from camelup.dice import DieRoll, face_problem
+from camelup.errors import InvalidSetup
+from camelup.ruleset import STARTING_MONEY, Edition, Ruleset
 from camelup.state import Player, State
 from camelup.trace import implements
 from camelup.track import LAST_SPACE, SLOTS, slot
@@ -40,8 +40,8 @@ class Setup:
     first_crazy: Camel | None = None
 
 
-def _bad(clause: str, message: str) -> CamelUpError:
-    return CamelUpError("bad-setup", clause, message)
+def _bad(clause: str, message: str, pointer: str) -> InvalidSetup:
+    return InvalidSetup("bad-setup", clause, message, pointer)
 
 
 @implements(
@@ -67,19 +67,23 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
     """The state at the start of the first leg."""
     racing = ruleset.racing_camels
     values: dict[Camel, int] = {}
-    for roll in setup.racing_rolls:
+    for index, roll in enumerate(setup.racing_rolls):
         camel = roll.die.camel
         if camel not in racing or camel in values:
-            raise _bad("setup.racing-camels", f"one roll per racing camel is needed, got {roll!r}")
-        if roll.value not in (1, 2, 3):
-            raise _bad("dice.racing-faces", f"a racing die shows 1, 2 or 3, not {roll.value}")
+            message = f"one roll per racing camel is needed, not a second or other {roll.die.value}"
+            raise _bad("setup.racing-camels", message, f"/racing_rolls/{index}/die")
+        face = face_problem(roll)
+        if face is not None:
+            clause, field, message = face
+            raise _bad(clause, message, f"/racing_rolls/{index}/{field}")
         values[camel] = roll.value
     if len(values) != len(racing):
-        raise _bad("setup.racing-camels", "one roll per racing camel is needed")
+        raise _bad("setup.racing-camels", "one roll per racing camel is needed", "/racing_rolls")
     if len(setup.stacking) != len(racing) or set(setup.stacking) != values.keys():
-        raise _bad("setup.stack-order", "the stacking order must list every racing camel once")
+        message = "the stacking order must list every racing camel once"
+        raise _bad("setup.stack-order", message, "/stacking")
     if not 0 <= setup.start_player < ruleset.players:
-        raise _bad("setup.start-player", f"there is no seat {setup.start_player}")
+        raise _bad("setup.start-player", "the start player must be a seat", "/start_player")
     track: list[tuple[Camel, ...]] = [()] * SLOTS
     for camel in setup.stacking:
         index = slot(values[camel])
@@ -87,9 +91,10 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
     if ruleset.edition is Edition.SECOND:
         _place_crazy_camels(track, setup)
     elif setup.crazy_rolls or setup.first_crazy is not None:
-        raise _bad("camels.crazy", "the first edition has no crazy camels")
+        message = "the first edition has no crazy camels"
+        raise _bad("camels.crazy", message, "/crazy_rolls" if setup.crazy_rolls else "/first_crazy")
     hand = frozenset(racing)
-    players = tuple(Player(STARTING_MONEY, (), 0, hand, None) for _ in range(ruleset.players))
+    players = tuple(Player(money=STARTING_MONEY, finish_cards=hand) for _ in range(ruleset.players))
     return State(
         ruleset=ruleset,
         track=tuple(track),
@@ -107,16 +112,24 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
 
 
 def _place_crazy_camels(track: list[tuple[Camel, ...]], setup: Setup) -> None:
-    if len(setup.crazy_rolls) != 2 or setup.first_crazy not in CRAZY_CAMELS:
-        raise _bad(
-            "setup.crazy-space", "two grey-die rolls and the crazy camel placed first are needed"
-        )
+    if len(setup.crazy_rolls) != 2:
+        raise _bad("setup.crazy-space", "two grey-die rolls are needed", "/crazy_rolls")
+    if setup.first_crazy not in CRAZY_CAMELS:
+        message = "the crazy camel placed first must be named"
+        raise _bad("setup.crazy-space", message, "/first_crazy")
     second = CRAZY_CAMELS[1] if setup.first_crazy is CRAZY_CAMELS[0] else CRAZY_CAMELS[0]
-    for camel, roll in zip((setup.first_crazy, second), setup.crazy_rolls, strict=True):
-        if roll.die is not Die.GREY or roll.value not in CRAZY_START_SPACE:
-            raise _bad("setup.crazy-space", f"a grey-die roll of 1, 2 or 3 is needed, got {roll!r}")
-        index = slot(CRAZY_START_SPACE[roll.value])
-        track[index] = track[index] + (camel,)  # the second goes on top of the first
+    placed = (setup.first_crazy, second)
+    for index, (camel, roll) in enumerate(zip(placed, setup.crazy_rolls, strict=True)):
+        if roll.die is not Die.GREY:
+            raise _bad(
+                "setup.crazy-space", "a grey-die roll is needed", f"/crazy_rolls/{index}/die"
+            )
+        face = face_problem(roll)
+        if face is not None:
+            clause, field, message = face
+            raise _bad(clause, message, f"/crazy_rolls/{index}/{field}")
+        where = slot(CRAZY_START_SPACE[roll.value])
+        track[where] = track[where] + (camel,)  # the second goes on top of the first
 
 
 def random_setup(ruleset: Ruleset, rng: random.Random) -> Setup:
@@ -130,6 +143,3 @@ def random_setup(ruleset: Ruleset, rng: random.Random) -> Setup:
         return Setup(rolls, tuple(stacking), start)
     grey = tuple(DieRoll(Die.GREY, rng.randint(1, 3), rng.choice(CRAZY_CAMELS)) for _ in range(2))
     return Setup(rolls, tuple(stacking), start, grey, rng.choice(CRAZY_CAMELS))
-
-
-PYRAMID_TICKETS_PER_LEG = PYRAMID_TICKETS
