@@ -163,7 +163,9 @@ def test_fuzz_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         capsys, "conformance", "fuzz", "--adapter", first_only, "--ruleset", "second"
     )
     assert code == 5 and "supports none of the selected rulesets" in err
-    code, _, err = run_cli(capsys, "conformance", "fuzz", "--ruleset", "no-such-family")
+    code, _, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", REFERENCE, "--ruleset", "no-such-family"
+    )
     assert code == 2 and "no ruleset family matches" in err
-    code, _, err = run_cli(capsys, "conformance", "fuzz", "--games", "0")
-    assert code == 2
+    code, _, err = run_cli(capsys, "conformance", "fuzz", "--adapter", REFERENCE, "--games", "0")
+    assert code == 2 and "--games must be at least 1" in err

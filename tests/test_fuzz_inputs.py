@@ -376,7 +376,7 @@ def test_conformance_validate_reports_bad_files_one_line_per_problem(content: by
 @CLI
 @given(clause=st.text(max_size=30))
 def test_spec_show_of_any_id_never_crashes(clause: str) -> None:
-    code, stdout, stderr = run_cli("spec", "show", clause)
+    code, stdout, stderr = run_cli("spec", "show", "--", clause)  # "--": ids may start with -
     assert_no_crash(stdout, stderr)
     if clause in CLAUSES:
         assert code == 0

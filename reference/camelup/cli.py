@@ -10,12 +10,35 @@ from pathlib import Path
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug in camelup, never a verdict about the input
+
+EXIT_CODES_HELP = """\
+exit codes:
+   0  success
+   1  the check failed (spec check or trace found problems; spec show: no such clause)
+   2  usage error (bad option, no such folder)
+  70  internal error: a bug in camelup (one line naming the exception); please report it
+`camelup conformance --help` lists the exit codes of the conformance verbs.
+"""
 
 
-def _spec_directory(option: str | None) -> Path:
+class UsageError(Exception):
+    """A bad request from the command line (exit code 2, one line on stderr)."""
+
+
+def _spec_directory(option: str | None, *, rulings: bool = False) -> Path:
+    """The folder of ``--spec`` (default: the bundled spec). UsageError when it is not a
+    folder, or, with ``rulings``, has no rulings register (not a spec folder at all)."""
     from camelup.specification import spec_directory
 
-    return Path(option) if option else spec_directory()
+    if option is None:
+        return spec_directory()
+    directory = Path(option)
+    if not directory.is_dir():
+        raise UsageError(f"--spec {option}: no such folder")
+    if rulings and not (directory / "rulings.md").is_file():
+        raise UsageError(f"--spec {option}: not a spec folder (it has no rulings.md)")
+    return directory
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:
@@ -39,7 +62,7 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
 def cmd_spec_sync(args: argparse.Namespace) -> int:
     from camelup.specification import sync_backlinks
 
-    changed = sync_backlinks(_spec_directory(args.spec))
+    changed = sync_backlinks(_spec_directory(args.spec, rulings=True))
     for path in changed:
         print(f"updated {path}")
     print(f"spec sync: {len(changed)} file(s) updated")
@@ -156,12 +179,14 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
             "--id", action="append", metavar="ID", help="only this case (or ID prefix); repeatable"
         )
 
-    def adapter(parser: argparse.ArgumentParser) -> None:
+    def adapter(parser: argparse.ArgumentParser, required: bool = False) -> None:
+        default = "" if required else "; default: the reference, in-process"
         parser.add_argument(
             "--adapter",
             metavar="CMD",
+            required=required,
             help='a program speaking the adapter protocol, e.g. "python -m camelup.adapter"'
-            " (split like a shell would, run without one; default: the reference, in-process)",
+            f" (split like a shell would, run without one{default})",
         )
         parser.add_argument(
             "--timeout",
@@ -235,7 +260,7 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
         " conformance case",
         "fuzz",
     )
-    adapter(fuzz)
+    adapter(fuzz, required=True)
     fuzz.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     fuzz.add_argument(
         "--games", type=int, default=100, metavar="N", help="games to play (default 100)"
@@ -258,10 +283,19 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="camelup", description="The Camel Up reference implementation."
+        prog="camelup",
+        description="The Camel Up reference implementation.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    spec = commands.add_parser("spec", help="the clause and ruling registry")
+    spec = commands.add_parser(
+        "spec",
+        help="the clause and ruling registry",
+        description="Check, sync, trace and show the clauses and rulings of spec/.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     spec_commands = spec.add_subparsers(dest="spec_command", required=True)
     check = spec_commands.add_parser("check", help="fail on any defect of spec/")
     check.add_argument("--spec", help="the spec folder (default: the bundled one)")
@@ -289,9 +323,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0) and EXIT_USAGE
     try:
         return int(args.run(args))
+    except UsageError as error:
+        print(f"camelup: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("camelup: interrupted", file=sys.stderr)
         return 130
-    except Exception as error:  # the CLI never shows a traceback
-        print(f"camelup: {type(error).__name__}: {error}", file=sys.stderr)
-        return EXIT_FAILED
+    except Exception as error:  # a bug: its own exit code, one line, never a traceback
+        message = " ".join(str(error).split())
+        print(f"camelup: internal error: {type(error).__name__}: {message}", file=sys.stderr)
+        return EXIT_INTERNAL

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -25,6 +27,7 @@ from camelup.conformance.compare import (
     reply_kind,
 )
 from camelup.conformance.expectations import Expectations, ExpectationsError, load_expectations
+from camelup.conformance.jsonio import parse_json
 from camelup.conformance.protocol import (
     AdapterStartError,
     InProcessReference,
@@ -96,8 +99,36 @@ def _selection(args: argparse.Namespace, suite: Suite) -> list[Case]:
     return list(select(suite.cases, args.ruleset or (), args.clause or (), args.id or ()))
 
 
+def _check_adapter_options(args: argparse.Namespace) -> None:
+    """Refuse an empty adapter command, a timeout that is not a positive finite number of
+    seconds and a negative restart budget, before anything is loaded or started."""
+    if args.adapter is not None and not args.adapter.strip():
+        raise UsageError("--adapter: the command is empty")
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise UsageError(f"--timeout {args.timeout:g}: must be a positive number of seconds")
+    if args.max_restarts < 0:
+        raise UsageError(f"--max-restarts {args.max_restarts}: must be 0 or more")
+
+
+def _check_output(option: str, output: str | None) -> None:
+    """Refuse an output file that cannot be written, before the work that fills it."""
+    if output is None:
+        return
+    path = Path(output)
+    if not output.strip() or path.is_dir():
+        raise UsageError(f"{option} {output}: not a file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {output}: no such folder {folder}")
+    writable = os.access(path, os.W_OK) if path.exists() else os.access(folder, os.W_OK)
+    if not writable:
+        raise UsageError(f"{option} {output}: not writable")
+
+
 def _client(args: argparse.Namespace) -> Client:
-    if args.adapter:
+    """The adapter of ``--adapter`` (checked by :func:`_check_adapter_options` first), or the
+    in-process reference when there is none."""
+    if args.adapter is not None:
         try:
             return SubprocessAdapter(
                 args.adapter, timeout=args.timeout, max_restarts=args.max_restarts
@@ -110,17 +141,27 @@ def _client(args: argparse.Namespace) -> Client:
     return InProcessReference()
 
 
+class InvalidSuite(Exception):
+    """The case asked for is not among those that loaded, and some did not (exit code 3)."""
+
+
 def _find(suite: Suite, case_id: str) -> Case:
     case = suite.find(case_id)
     if case is None:
         near = [c.id for c in suite.cases if case_id in c.id][:3]
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
+        if suite.problems:  # it may be one of the cases that could not be read
+            _report_problems(suite)
+            raise InvalidSuite(
+                f"no case {case_id!r}{hint}; {len(suite.problems)} problem(s) in the suite"
+                " files, listed above (a case that could not be read is left out)"
+            )
         raise UsageError(f"no case {case_id!r}{hint}")
     return case
 
 
 def guarded(command: Any) -> Any:
-    """Turn UsageError into a one-line message and exit code 2."""
+    """Turn UsageError into a one-line message and exit code 2 (InvalidSuite: 3)."""
 
     def run(args: argparse.Namespace) -> int:
         try:
@@ -128,6 +169,9 @@ def guarded(command: Any) -> Any:
         except UsageError as error:
             _error(str(error))
             return EXIT_USAGE
+        except InvalidSuite as error:
+            _error(str(error))
+            return EXIT_INVALID_SUITE
 
     return run
 
@@ -137,8 +181,8 @@ def guarded(command: Any) -> Any:
 
 @guarded
 def run(args: argparse.Namespace) -> int:
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
+    _check_adapter_options(args)
+    _check_output("--output", args.output)
     suite = _suite(args)
     suite = _with_registry_problems(suite)
     _report_problems(suite)
@@ -279,6 +323,7 @@ def _check_label(check: StateCheck | EventsCheck | ErrorCheck | LegalActionsChec
 
 @guarded
 def explain(args: argparse.Namespace) -> int:
+    _check_adapter_options(args)
     suite = _suite(args)
     case = _find(suite, args.id)
     client = _client(args)
@@ -524,7 +569,7 @@ def generate(args: argparse.Namespace) -> int:
         print(f"conformance generate --check: {FOLDER}/ is up to date")
         return EXIT_OK
     written = write(root)
-    cases = sum(len(json.loads(p.read_text("utf-8"))["cases"]) for p in written)
+    cases = sum(len(parse_json(p.read_bytes())["cases"]) for p in written)
     size = sum(p.stat().st_size for p in written)
     print(
         f"conformance generate: {len(written)} file(s), {cases} case(s),"
@@ -543,8 +588,8 @@ def fuzz(args: argparse.Namespace) -> int:
     )
     from camelup.conformance.fuzz import fuzz as run_fuzz
 
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
+    _check_adapter_options(args)
+    _check_output("--out", args.output)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     configs = configs_for(args.ruleset or ())

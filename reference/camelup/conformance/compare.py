@@ -26,9 +26,6 @@ from camelup.conformance.suite import (
     StateCheck,
 )
 
-# What an adapter may declare, and which kind of check each one unlocks.
-KNOWN_CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions")
-
 RACING_ORDER = {
     "first": ("blue", "green", "orange", "yellow", "white"),
     "second": ("blue", "green", "red", "yellow", "purple"),

@@ -23,7 +23,6 @@ errored whatever the file says.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,7 +30,8 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.conformance.suite import display_path, pointer, prefix_matches
+from camelup.conformance.jsonio import JSONInputError, parse_json, pointer
+from camelup.conformance.suite import display_path, prefix_matches
 
 Status = Literal["xfail", "skip"]
 STATUSES: tuple[Status, ...] = ("xfail", "skip")
@@ -83,13 +83,10 @@ def load_expectations(path: Path) -> Expectations:
     data: Any
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ExpectationsError(
-                f"{name}: not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-            ) from None
-        except (RecursionError, ValueError) as error:
-            raise ExpectationsError(f"{name}: not JSON this runner reads: {error!s:.80}") from None
+            data = parse_json(text)
+        except JSONInputError as error:
+            where = f"#{error.pointer}" if error.pointer else ""
+            raise ExpectationsError(f"{name}{where}: {error.message}") from None
     else:
         try:
             data = tomllib.loads(text)

@@ -43,6 +43,7 @@ from camelup.conformance.compare import (
 )
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game, relegalise
 from camelup.conformance.generate import dump
+from camelup.conformance.jsonio import pointer
 from camelup.conformance.protocol import Broken, Hello, Reply
 from camelup.conformance.runner import Client
 from camelup.conformance.suite import (
@@ -50,7 +51,6 @@ from camelup.conformance.suite import (
     ErrorCheck,
     EventsCheck,
     StateCheck,
-    escape,
     parse_case,
 )
 from camelup.ruleset import Ruleset
@@ -180,7 +180,7 @@ def expectation_case(wire: Mapping[str, Any], reference: Mapping[str, Any]) -> C
 
 
 def _members(state: Mapping[str, Any]) -> dict[str, Any]:
-    return {"/" + escape(key): value for key, value in state.items()}
+    return {pointer(key): value for key, value in state.items()}
 
 
 class Judge:
@@ -356,9 +356,9 @@ def _differing(expected: Any, actual: Any, tokens: list[str], depth: int) -> lis
         return []
     if depth > 0 and isinstance(expected, dict) and isinstance(actual, dict):
         found = [
-            pointer
+            tokens_below
             for key in expected
-            for pointer in (
+            for tokens_below in (
                 _differing(expected[key], actual[key], [*tokens, key], depth - 1)
                 if key in actual
                 else [[*tokens, key]]
@@ -379,10 +379,6 @@ def _differing(expected: Any, actual: Any, tokens: list[str], depth: int) -> lis
             for found in _differing(a, b, [*tokens, str(i)], depth - 1)
         ]
     return [tokens]
-
-
-def _pointer(tokens: Sequence[str]) -> str:
-    return "".join("/" + escape(t) for t in tokens)
 
 
 def _value_at(document: Any, tokens: Sequence[str]) -> Any:
@@ -462,7 +458,7 @@ def build_case(
         pointers = _differing(expected, normalise(theirs, (), order), [], 3)
     else:
         pointers = _key_pointers(expected)
-    values = {_pointer(t): _value_at(expected, t) for t in pointers if t}
+    values = {pointer(*t): _value_at(expected, t) for t in pointers if t}
     expect: list[dict[str, Any]] = []
     if values:
         expect.append({"after": moment, "state": values})

@@ -15,14 +15,14 @@ partnership) and then one action of that kind.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
 
 from camelup.actions import Action, TakePyramidTicket
 from camelup.camels import CRAZY_CAMELS, Die
-from camelup.codec import action_from_json, to_json
+from camelup.codec import action_from_json
 from camelup.dice import DieRoll
 from camelup.engine import apply, legal_actions
 from camelup.errors import CamelUpError
@@ -210,7 +210,3 @@ def relegalise(start: State, actions: Iterable[Any]) -> list[dict[str, Any]]:
             continue
         kept.append(candidate)
     return kept
-
-
-def actions_json(actions: Sequence[Action]) -> list[dict[str, Any]]:
-    return [to_json(a) for a in actions]

@@ -25,6 +25,8 @@ from typing import IO, Any
 
 import attrs
 
+from camelup.conformance.jsonio import JSONInputError, parse_json
+
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 5.0
 START_TIMEOUT = 20.0  # the handshake may include starting an interpreter or a VM
@@ -307,9 +309,9 @@ class SubprocessAdapter:
                 if line.strip():
                     break
             try:
-                message = json.loads(line)
-            except (ValueError, RecursionError):
-                raise AdapterStartError(f"the hello reply is not JSON: {_clip(line)}") from None
+                message = parse_json(line)
+            except JSONInputError as error:
+                raise AdapterStartError(f"the hello reply is {error}: {_clip(line)}") from None
             hello = parse_hello(message)
         except AdapterStartError:
             process.stop(gently=False)
@@ -408,9 +410,9 @@ class SubprocessAdapter:
         self, line: bytes, seq: int, inflight: Sequence[tuple[int, int, float]]
     ) -> dict[str, Any] | Broken:
         try:
-            message = json.loads(line)
-        except (ValueError, RecursionError):
-            return Broken("garbage", f"the adapter wrote a line that is not JSON: {_clip(line)}")
+            message = parse_json(line)
+        except JSONInputError as error:
+            return Broken("garbage", f"the adapter wrote a line that is {error}: {_clip(line)}")
         if not isinstance(message, dict):
             return Broken("garbage", f"the adapter wrote JSON that is not an object: {_clip(line)}")
         got = message.pop("seq", None)

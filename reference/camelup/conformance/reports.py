@@ -8,6 +8,7 @@ a table per area, and ends with exactly ``N passed, N failed, N errored, N skipp
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -179,6 +180,18 @@ def jsonl(report: RunReport) -> str:
     return "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n" for line in lines)
 
 
+# What XML 1.0 allows in a document (section 2.2): an adapter's stderr or messages may hold
+# anything else (ANSI colours, NUL, a lone surrogate), which ElementTree would write as is.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_safe(text: str | None) -> str | None:
+    """``text`` with every character XML 1.0 forbids written as its ``\\uXXXX`` escape."""
+    if text is None:
+        return None
+    return _NOT_XML.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def junit(report: RunReport) -> str:
     root = ET.Element(
         "testsuites",
@@ -224,6 +237,10 @@ def junit(report: RunReport) -> str:
             ET.SubElement(element, "skipped", message=f"{result.note}: {result.reason}")
     if report.fatal:
         ET.SubElement(root, "system-err").text = report.fatal
+    for element in root.iter():
+        element.text = _xml_safe(element.text)
+        for key, value in element.attrib.items():
+            element.attrib[key] = _xml_safe(value) or ""
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

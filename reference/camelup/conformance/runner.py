@@ -29,7 +29,8 @@ from camelup.conformance.expectations import Expectations
 from camelup.conformance.protocol import AdapterStartError, Broken, Hello, Outcome, Reply
 from camelup.conformance.suite import Case
 
-# Exit codes of `camelup conformance ...` (documented in the CLI help and docs/adapter-protocol.md).
+# Exit codes of `camelup conformance ...` (documented in the CLI help and docs/adapter-protocol.md;
+# 70, an internal error, is camelup.cli's).
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -39,14 +40,16 @@ EXIT_ADAPTER = 5
 
 EXIT_CODES_HELP = """\
 exit codes:
-  0  every selected case passed (expected failures and skips are fine)
-  1  a case failed or errored (or, with --strict, an expected failure passed);
-     coverage: a must-clause implemented by the engine has no case
-  2  usage error (bad option, unknown case ID, no case matches the filters)
-  3  invalid suite, case file or expectations file (validate: any problem)
-  4  the adapter broke the protocol (crashed, hung, garbage, wrong seq, malformed reply)
-  5  the adapter could not start, speaks another protocol version, or shares no rule set
-     with the selected cases
+   0  every selected case passed (expected failures and skips are fine)
+   1  a case failed or errored (or, with --strict, an expected failure passed);
+      coverage: a must-clause implemented by the engine has no case
+   2  usage error (bad option, unknown case ID, no case matches the filters)
+   3  invalid suite, case file or expectations file (validate: any problem)
+   4  the adapter broke the protocol (crashed, hung, garbage, wrong seq, malformed reply)
+   5  the adapter could not start, speaks another protocol version, or shares no rule set
+      with the selected cases
+  70  internal error: a bug in camelup, not a verdict on the implementation (one line
+      naming the exception); please report it
 """
 
 Verdict = Literal["passed", "failed", "errored", "skipped"]

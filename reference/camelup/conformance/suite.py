@@ -8,13 +8,21 @@ the reference passing every case) are :mod:`camelup.conformance.validate`'s.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
+
+from camelup.conformance.jsonio import (
+    JSONInputError,
+    lone_surrogate,
+    parse_json,
+    pointer,
+    printable,
+    surrogate_message,
+)
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+/[a-z0-9][a-z0-9-]*$")
 CASE_KEYS = frozenset(
@@ -46,30 +54,23 @@ CHECK_KINDS = ("state", "events", "error", "legal_actions")
 Match = Literal["sequence", "subsequence"]
 
 
-def escape(token: str | int) -> str:
-    """One JSON-pointer reference token, escaped (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def pointer(*tokens: str | int) -> str:
-    return "".join("/" + escape(t) for t in tokens)
-
-
 def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it lies below it."""
+    """``path`` relative to the working directory when it lies below it (printable: a byte of
+    the name that is not UTF-8 is shown as an escape)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return printable(str(path.resolve().relative_to(Path.cwd().resolve())))
     except ValueError:
-        return str(path)
+        return printable(str(path))
 
 
 @attrs.frozen
 class Problem:
-    """A defect of the suite, located by file and JSON pointer."""
+    """A defect of the suite, located by file and JSON pointer (all three printable: a message
+    may quote a value of the file)."""
 
-    file: str
-    pointer: str
-    message: str
+    file: str = attrs.field(converter=printable)
+    pointer: str = attrs.field(converter=printable)
+    message: str = attrs.field(converter=printable)
 
     def __str__(self) -> str:
         return (
@@ -110,16 +111,6 @@ class LegalActionsCheck:
 
 
 Check = StateCheck | EventsCheck | ErrorCheck | LegalActionsCheck
-
-
-def check_kind(check: Check) -> str:
-    if isinstance(check, StateCheck):
-        return "state"
-    if isinstance(check, EventsCheck):
-        return "events"
-    if isinstance(check, ErrorCheck):
-        return "error"
-    return "legal_actions"
 
 
 @attrs.frozen
@@ -246,33 +237,31 @@ def load_suite(directory: Path | None = None, files: Sequence[Path] | None = Non
     return Suite(tuple(cases), tuple(problems), tuple(display_path(p) for p in files))
 
 
-def read_json(path: Path) -> tuple[Any, Problem | None]:
-    """The JSON content of ``path``, or a problem naming the line and column where it breaks."""
+def read_json(path: Path, *, allow_surrogates: bool = False) -> tuple[Any, Problem | None]:
+    """The JSON content of ``path``, or a problem naming where it breaks (the line and column,
+    or the JSON pointer of a string no UTF-8 output can hold)."""
     name = display_path(path)
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return None, Problem(name, "", f"cannot read: {getattr(error, 'strerror', None) or error}")
     try:
-        return json.loads(text), None
-    except json.JSONDecodeError as error:
-        return None, Problem(
-            name, "", f"not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-        )
-    except RecursionError:
-        return None, Problem(name, "", "not JSON this runner reads: nested too deeply")
-    except ValueError as error:  # e.g. an integer of more digits than Python converts
-        return None, Problem(name, "", f"not JSON this runner reads: {error}")
+        return parse_json(text, allow_surrogates=allow_surrogates), None
+    except JSONInputError as error:
+        return None, Problem(name, error.pointer, error.message)
 
 
 def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
     """The well-formed cases of one file and the problems of the others."""
     name = display_path(path)
-    data, problem = read_json(path)
+    data, problem = read_json(path, allow_surrogates=True)  # refused case by case, below
     if problem is not None:
         return [], [problem]
     if not isinstance(data, dict):
         return [], [Problem(name, "", "a case file must be a JSON object")]
+    found = lone_surrogate({k: v for k, v in data.items() if k != "cases"})
+    if found is not None:
+        return [], [Problem(name, found[0], surrogate_message(found[1]))]
     problems: list[Problem] = []
     area = data.get("area")
     if not isinstance(area, str) or not area:
@@ -316,6 +305,9 @@ def _is_int(value: Any) -> bool:
 
 def _case(raw: Any, area: str, file: str, index: int) -> Case:
     _need(isinstance(raw, dict), "", "a case must be a JSON object")
+    found = lone_surrogate(raw)  # no report, terminal or adapter pipe could carry it
+    if found is not None:
+        raise _Defect(found[0], surrogate_message(found[1]))
     for key in raw:
         _need(key in CASE_KEYS, pointer(key), f"unknown key {key!r}")
     for key in REQUIRED_CASE_KEYS:
@@ -337,10 +329,13 @@ def _case(raw: Any, area: str, file: str, index: int) -> Case:
         "/clauses",
         "clauses must be a non-empty array of clause IDs",
     )
-    _need(isinstance(raw["source"], dict), "/source", "the source must be an object")
+    source = raw["source"]
+    _need(isinstance(source, dict), "/source", "the source must be an object")
+    for key in ("kind", "ref"):
+        _need(isinstance(source.get(key), str), pointer("source", key), f"{key} must be a string")
     ruling = raw.get("ruling")
     _need(ruling is None or isinstance(ruling, str), "/ruling", "the ruling must be a string")
-    _need(isinstance(raw["ruleset"], dict), "/ruleset", "the ruleset must be an object")
+    _ruleset(raw["ruleset"])
     given = raw["given"]
     _need(
         isinstance(given, dict) and len(given) == 1 and ("state" in given or "setup" in given),
@@ -377,6 +372,24 @@ def _case(raw: Any, area: str, file: str, index: int) -> Case:
         index=index,
         raw=raw,
     )
+
+
+def _ruleset(ruleset: Any) -> None:
+    """The members a case's ruleset needs to be selected, labelled and matched against an
+    adapter's declared support. Their values (an unknown edition, a player count the edition
+    does not allow, ...) are the codec's to judge: a case may expect such a ruleset refused."""
+    _need(isinstance(ruleset, dict), "/ruleset", "the ruleset must be an object")
+    _need(
+        isinstance(ruleset.get("edition"), str),
+        "/ruleset/edition",
+        "the edition must be a string (first or second)",
+    )
+    _need(_is_int(ruleset.get("players")), "/ruleset/players", "players must be an integer")
+    for key in ("modules", "variants"):
+        items = ruleset.get(key)
+        _need(isinstance(items, list), pointer("ruleset", key), f"{key} must be an array")
+        for number, item in enumerate(items):
+            _need(isinstance(item, str), pointer("ruleset", key, number), f"{key} must be strings")
 
 
 def _check(raw: Any, index: int, steps: int) -> Check:

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from camelup.conformance.suite import Case, ErrorCheck, LegalActionsCheck, Problem, Suite, read_json
+from camelup.conformance.jsonio import pointer
+from camelup.conformance.suite import (
+    Case,
+    ErrorCheck,
+    LegalActionsCheck,
+    Problem,
+    Suite,
+    display_path,
+    read_json,
+)
 from camelup.errors import CamelUpError
 from camelup.specification import Registry, load_registry
 
@@ -36,33 +44,54 @@ def schema_directory(suite: Path | None = None) -> Path:
     return bundled()
 
 
+class SchemaFileError(Exception):
+    """A schema file of the suite cannot be used; ``problem`` names the file and why."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def _schema_file(path: Path) -> dict[str, Any]:
+    contents, problem = read_json(path)
+    if problem is None and not isinstance(contents, dict):
+        problem = Problem(display_path(path), "", "a JSON Schema must be a JSON object")
+    if problem is not None:
+        raise SchemaFileError(problem)
+    assert isinstance(contents, dict)
+    return contents
+
+
+# Not camelup.codec.schema_validator: that one knows only the value schemas (ruleset, setup,
+# roll, state, action, event) of the bundled folder, while the suite checks itself against
+# case-file and protocol, and against a suite folder's own schema/ when it has one.
 @functools.cache
 def schema_validator(directory: Path, name: str) -> Any:
-    """A Draft 2020-12 validator for ``<name>.schema.json`` resolving refs between the files."""
+    """A Draft 2020-12 validator for ``<name>.schema.json`` resolving refs between the files;
+    SchemaFileError when a schema file is missing or not JSON."""
     import referencing
 
     jsonschema = importlib.import_module("jsonschema")  # untyped; imported only here
     resources = []
     for path in sorted(directory.glob("*.schema.json")):
-        contents = json.loads(path.read_text("utf-8"))
+        contents = _schema_file(path)
         uri = contents.get("$id", SCHEMA_BASE + path.name)
         resources.append((uri, referencing.Resource.from_contents(contents)))
     registry: Any = referencing.Registry().with_resources(resources)
-    schema = json.loads((directory / f"{name}.schema.json").read_text("utf-8"))
+    schema = _schema_file(directory / f"{name}.schema.json")
     return jsonschema.Draft202012Validator(schema, registry=registry)
-
-
-def _pointer(path: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
 def schema_problems(files: Sequence[Path], names: Sequence[str], directory: Path) -> list[Problem]:
     """One problem per case (or per file-level defect) that breaks the case-file schema."""
     best_match = importlib.import_module("jsonschema.exceptions").best_match
-    validator = schema_validator(directory, "case-file")
+    try:
+        validator = schema_validator(directory, "case-file")
+    except SchemaFileError as unusable:
+        return [unusable.problem]
     problems: list[Problem] = []
     for path, name in zip(files, names, strict=True):
-        data, problem = read_json(path)
+        data, problem = read_json(path, allow_surrogates=True)  # as the loader reads it
         if problem is not None:
             continue  # already reported by the loader
         groups: dict[tuple[Any, ...], list[Any]] = {}
@@ -72,7 +101,7 @@ def schema_problems(files: Sequence[Path], names: Sequence[str], directory: Path
         for errors in groups.values():
             error = best_match(errors)
             message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-            problems.append(Problem(name, _pointer(error.absolute_path), f"schema: {message}"))
+            problems.append(Problem(name, pointer(*error.absolute_path), f"schema: {message}"))
     return problems
 
 
@@ -203,15 +232,28 @@ def reference_problems(cases: Sequence[Case]) -> list[Problem]:
     return out
 
 
+def _has_problem(case: Case, problems: Iterable[Problem]) -> bool:
+    return any(
+        p.file == case.file
+        and (p.pointer == case.pointer or p.pointer.startswith(case.pointer + "/"))
+        for p in problems
+    )
+
+
 def validate_suite(suite: Suite, files: Sequence[Path], schemas: Path) -> list[Problem]:
-    """Every problem of the suite, loader problems first."""
+    """Every problem of the suite, sorted by file and pointer.
+
+    The reference runs only the cases that the loader, the schema and the codec accept (a case
+    with an unknown clause still runs): what it would say about the others adds nothing, and a
+    case of the wrong shape must not cost the problems already found.
+    """
     registry = load_registry()
-    problems = list(suite.problems)
-    problems.extend(schema_problems(files, suite.files, schemas))
+    malformed = [*suite.problems, *schema_problems(files, suite.files, schemas)]
     for case in suite.cases:
-        problems.extend(registry_problems(case, registry))
-        problems.extend(codec_problems(case))
-    problems.extend(reference_problems(suite.cases))
+        malformed.extend(codec_problems(case))
+    problems = [*malformed, *(p for c in suite.cases for p in registry_problems(c, registry))]
+    runnable = [case for case in suite.cases if not _has_problem(case, malformed)]
+    problems.extend(reference_problems(runnable))
     unique = list(dict.fromkeys(problems))
     return sorted(unique, key=lambda p: (p.file, _sort_pointer(p.pointer)))
 
