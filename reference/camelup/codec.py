@@ -379,20 +379,49 @@ def _ruleset_to_json(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
+def _hand_to_json(
+    hand: frozenset[Camel], racing: tuple[Camel, ...], order: Callable[[Camel], int]
+) -> list[str]:
+    """A hand of finish cards in canonical order: the racing camels' order."""
+    cards = [camel._value_ for camel in racing if camel in hand]
+    if len(cards) != len(hand):  # a card that is no racing camel (an invalid state): sort all
+        cards = [camel.value for camel in sorted(hand, key=order)]
+    return cards
+
+
+@functools.cache
+def _state_encoders() -> tuple[Any, ...]:
+    """The member encoders of a state, looked up once (building the generic aliases and
+    finding their codecs is most of the cost of encoding a state otherwise)."""
+    return tuple(
+        _codec(tp)[0]
+        for tp in (
+            tuple[LegTicket, ...],
+            tuple[Tile, ...],
+            tuple[Die, ...],
+            tuple[DieRoll, ...],
+            tuple[FinishCard, ...],
+            GameResult | None,
+        )
+    )
+
+
 def _state_to_json(state: State) -> dict[str, Any]:
-    camels = _codec(tuple[Camel, ...])[0]
+    leg_tickets, tiles, dice, rolls, cards, result = _state_encoders()
     order = card_order(state.ruleset)
-    track = {
-        str(space): camels(state.stack(space))
-        for space in range(MIN_SPACE, MAX_SPACE + 1)
-        if FIRST_SPACE <= space <= LAST_SPACE or state.stack(space)
-    }
+    racing = state.ruleset.racing_camels
+    track = {}
+    for index, stack in enumerate(state.track):
+        space = index + MIN_SPACE
+        if stack or FIRST_SPACE <= space <= LAST_SPACE:
+            # _value_ is what Enum.value returns, without its descriptor call per camel.
+            track[str(space)] = [camel._value_ for camel in stack]
     players = [
         {
             "money": p.money,
-            "leg_tickets": _codec(tuple[LegTicket, ...])[0](p.leg_tickets),
+            "leg_tickets": leg_tickets(p.leg_tickets),
             "pyramid_tickets": p.pyramid_tickets,
-            "finish_cards": [c.value for c in sorted(p.finish_cards, key=order)],
+            "finish_cards": _hand_to_json(p.finish_cards, racing, order),
             "partner": p.partner,
         }
         for p in state.players
@@ -400,20 +429,20 @@ def _state_to_json(state: State) -> dict[str, Any]:
     return {
         "ruleset": _ruleset_to_json(state.ruleset),
         "track": track,
-        "tiles": _codec(tuple[Tile, ...])[0](state.tiles),
-        "pyramid": _codec(tuple[Die, ...])[0](state.pyramid),
-        "revealed": _codec(tuple[DieRoll, ...])[0](state.revealed),
+        "tiles": tiles(state.tiles),
+        "pyramid": dice(state.pyramid),
+        "revealed": rolls(state.revealed),
         "ticket_stacks": {
             camel.value: list(stack)
             for camel, stack in zip(state.ruleset.racing_camels, state.ticket_stacks, strict=False)
         },
         "players": players,
-        "winner_pile": _codec(tuple[FinishCard, ...])[0](state.winner_pile),
-        "loser_pile": _codec(tuple[FinishCard, ...])[0](state.loser_pile),
+        "winner_pile": cards(state.winner_pile),
+        "loser_pile": cards(state.loser_pile),
         "to_move": state.to_move,
         "start_player": state.start_player,
         "leg": state.leg,
-        "result": _codec(GameResult | None)[0](state.result),
+        "result": result(state.result),
     }
 
 

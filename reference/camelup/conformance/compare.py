@@ -78,8 +78,32 @@ def _rank(order: Sequence[str]) -> Any:
     return key
 
 
+_SET_ARRAYS = (
+    ("players", "*", "finish_cards"),
+    ("pyramid",),
+    ("tiles",),
+    ("ruleset", "modules"),
+    ("ruleset", "variants"),
+    ("result", "winners"),
+)
+
+
+def _is_set(tokens: Sequence[str]) -> bool:
+    """Whether the array at ``tokens`` of a state stands for a set (compared in any order)."""
+    return (
+        bool(tokens)
+        and tokens[0] in _SET_HEADS
+        and any(_fits(tokens, pattern) for pattern in _SET_ARRAYS)
+    )
+
+
+_SET_HEADS = frozenset(pattern[0] for pattern in _SET_ARRAYS)
+
+
 def _sorted_set(tokens: Sequence[str], items: list[Any], order: Sequence[str]) -> list[Any]:
     """``items`` in canonical order when the array at ``tokens`` stands for a set."""
+    if not tokens or tokens[0] not in _SET_HEADS:
+        return items  # the common case, decided without matching every pattern
     try:
         if _fits(tokens, ("players", "*", "finish_cards")):
             return sorted(items, key=_rank(order))
@@ -160,9 +184,10 @@ def resolve(document: Any, tokens: Sequence[str], order: Sequence[str]) -> Any:
                 or int(token) >= len(node)
             ):
                 return _MISSING
-            node = _sorted_set(tokens[:depth], [normalise(x, (), order) for x in node], order)[
-                int(token)
-            ]
+            above = tokens[:depth]
+            if _is_set(above):  # a set: index it in canonical order
+                node = _sorted_set(above, [normalise(x, (), order) for x in node], order)
+            node = node[int(token)]
         else:
             return _MISSING
     return node

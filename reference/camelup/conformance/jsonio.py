@@ -45,9 +45,17 @@ def pointer(*tokens: str | int) -> str:
     return "".join("/" + escape(t) for t in tokens)
 
 
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
 def lone_surrogate(value: Any) -> tuple[str, str] | None:
     """The JSON pointer and the ``\\uXXXX`` escape of the first lone surrogate in a string (a
     key or a value) of ``value``, or None. Iterative: as deep as the parser went."""
+    try:  # the common case, at C speed: nothing that UTF-8 cannot encode
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return None
+    except (UnicodeEncodeError, ValueError, RecursionError, TypeError):
+        pass  # find where, below
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         node, where = stack.pop()
@@ -98,7 +106,10 @@ def parse_json(data: str | bytes, *, allow_surrogates: bool = False) -> Any:
         raise JSONInputError("not JSON this runner reads: nested too deeply") from None
     except ValueError as error:  # e.g. an integer of more digits than Python converts
         raise JSONInputError(f"not JSON this runner reads: {error!s:.100}") from None
-    found = None if allow_surrogates else lone_surrogate(value)
+    # A lone surrogate can only come from a \uD8xx-style escape or from text that already holds
+    # one, so a regex over the text spares the walk over the value in the common case.
+    maybe = not allow_surrogates and _MAYBE_SURROGATE.search(text) is not None
+    found = lone_surrogate(value) if maybe else None
     if found is not None:
         where, shown = found
         raise JSONInputError(f"not JSON this runner reads: {surrogate_message(shown)}", where)
