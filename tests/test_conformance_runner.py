@@ -322,6 +322,11 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     return code, out, err
 
 
+def run_jsonl(capsys: pytest.CaptureFixture[str], suite: Path, *argv: str) -> tuple[int, str, str]:
+    """``camelup conformance run --suite SUITE --format jsonl ARGV...``."""
+    return run_cli(capsys, "conformance", "run", "--suite", str(suite), "--format", "jsonl", *argv)
+
+
 def jsonl_results(out: str) -> dict[str, dict[str, Any]]:
     lines = [json.loads(line) for line in out.splitlines()]
     return {line["id"]: line for line in lines[1:-1]}
@@ -383,14 +388,9 @@ def test_always_wrong_fails_every_case_naming_clause_and_step(
 def test_crash_errors_that_case_restarts_and_goes_on(
     suite: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run_cli(
+    code, out, _ = run_jsonl(
         capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
+        suite,
         "--adapter",
         faux("crash_on_case.py", TURN),
     )
@@ -404,14 +404,9 @@ def test_crash_errors_that_case_restarts_and_goes_on(
 
 def test_hang_times_out_and_goes_on(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
     began = time.monotonic()
-    code, out, _ = run_cli(
+    code, out, _ = run_jsonl(
         capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
+        suite,
         "--timeout",
         "0.5",
         "--adapter",
@@ -437,14 +432,9 @@ def test_hang_times_out_and_goes_on(suite: Path, capsys: pytest.CaptureFixture[s
 def test_a_broken_reply_errors_the_case_that_was_due(
     suite: Path, capsys: pytest.CaptureFixture[str], script: str, case: str, reason: str
 ) -> None:
-    code, out, _ = run_cli(
+    code, out, _ = run_jsonl(
         capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
+        suite,
         "--adapter",
         faux(script, case),
     )
@@ -478,14 +468,9 @@ def test_adapter_that_cannot_start(suite: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_partial_support_skips_the_rest(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(
+    code, out, _ = run_jsonl(
         capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
+        suite,
         "--adapter",
         faux("first_edition_only.py"),
     )
@@ -662,14 +647,9 @@ def test_expectations_toml(suite: Path, tmp_path: Path, capsys: pytest.CaptureFi
         '[[xfail]]\nid = "tile.land*"\nreason = "tiles are wrong"\n'
         '[[xfail]]\nid = "money.floor/leg-loss-stops-at-zero"\nreason = "no floor"\n'
     )
-    code, out, err = run_cli(
+    code, out, err = run_jsonl(
         capsys,
-        "conformance",
-        "run",
-        "--suite",
-        str(suite),
-        "--format",
-        "jsonl",
+        suite,
         "--expectations",
         str(path),
         "--adapter",
