@@ -29,7 +29,7 @@ from camelup import (
     new_game,
     random_setup,
 )
-from camelup.camels import Die
+from camelup.model.camels import Die
 
 RULESETS = {
     "first": Ruleset(Edition.FIRST, players=4),

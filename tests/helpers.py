@@ -36,8 +36,8 @@ from camelup import (
     Variant,
     apply,
 )
-from camelup.specification import load_registry
-from camelup.track import MAX_SPACE, MIN_SPACE, SLOTS, slot
+from camelup.model.track import MAX_SPACE, MIN_SPACE, SLOTS, slot
+from camelup.spec.registry import load_registry
 
 FIRST_CODES: dict[str, Camel] = {
     "B": Camel.BLUE,

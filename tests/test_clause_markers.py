@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from camelup.specification import load_registry
+from camelup.spec.registry import load_registry
 
 TESTS = Path(__file__).resolve().parent
 

@@ -41,8 +41,7 @@ from camelup import (
     new_game,
     random_setup,
 )
-from camelup.actions import ACTION_TYPES
-from camelup.codec import (
+from camelup.io.codec import (
     SCHEMA_KINDS,
     TAGS,
     action_from_json,
@@ -57,8 +56,9 @@ from camelup.codec import (
     state_from_json,
     to_json,
 )
-from camelup.ruleset import PLAYER_COUNTS
-from camelup.specification import load_registry
+from camelup.model.actions import ACTION_TYPES
+from camelup.model.ruleset import PLAYER_COUNTS
+from camelup.spec.registry import load_registry
 
 
 def _all_rulesets() -> list[Ruleset]:
@@ -301,7 +301,7 @@ def test_schemas_are_valid_draft_2020_12(kind: str) -> None:
 
 def test_importing_camelup_does_not_import_jsonschema() -> None:
     code = (
-        "import sys, camelup, camelup.codec, camelup.validation;"
+        "import sys, camelup, camelup.io.codec, camelup.validation;"
         "assert 'jsonschema' not in sys.modules, 'jsonschema imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -17,7 +17,7 @@ from camelup.conformance.games import CONFIGS
 from camelup.conformance.generate import generated_files
 from camelup.conformance.suite import suite_directory
 from camelup.conformance.validate import registry_problems, schema_directory, validate_suite
-from camelup.specification import load_registry
+from camelup.spec.registry import load_registry
 
 SUITE = suite_directory()
 GENERATED = SUITE / "generated"

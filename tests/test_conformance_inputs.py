@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-import camelup.conformance.commands
+import camelup.cli.conformance
 from camelup.cli import main
 from camelup.conformance import suite
 from camelup.conformance.expectations import ExpectationsError, load_expectations
-from camelup.conformance.jsonio import JSONInputError, parse_json
 from camelup.conformance.reports import render
 from camelup.conformance.runner import CaseResult, RunReport
+from camelup.io.jsonio import JSONInputError, parse_json
 from test_conformance_runner import LEGAL_FIRST, MOVE_FIRST, PYTHON, suite_files
 
 REPO = Path(__file__).resolve().parent.parent
@@ -351,7 +351,7 @@ def test_an_internal_error_has_its_own_exit_code(
     def broken(args: Any) -> int:
         raise RuntimeError("boom\nin two lines")
 
-    monkeypatch.setattr(camelup.conformance.commands, "list_cases", broken)
+    monkeypatch.setattr(camelup.cli.conformance, "list_cases", broken)
     code, out, err = run_cli(capsys, "conformance", "list")
     assert code == 70 and out == ""
     assert one_line(err) == "camelup: internal error: RuntimeError: boom in two lines"

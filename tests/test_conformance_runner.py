@@ -20,10 +20,10 @@ import pytest
 
 from camelup import Edition, Ruleset, legal_actions, new_game
 from camelup.cli import main
-from camelup.codec import setup_from_json, to_json
 from camelup.conformance import InProcessReference, SubprocessAdapter, load_suite, render, run_cases
 from camelup.conformance.compare import normalise, same
 from camelup.conformance.expectations import ExpectationsError, load_expectations
+from camelup.io.codec import setup_from_json, to_json
 
 FAUX = Path(__file__).parent / "faux_adapters"
 PYTHON = shlex.quote(sys.executable)

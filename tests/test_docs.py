@@ -10,7 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-MODULES = ["camelup", "camelup.specification", "camelup.ruleset"]
+MODULES = ["camelup", "camelup.spec.registry", "camelup.model.ruleset"]
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)

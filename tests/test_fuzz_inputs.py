@@ -1,6 +1,6 @@
 """Fuzzing the JSON boundaries: whatever comes in, only CamelUpError (with a pointer) comes out.
 
-- ``camelup.codec``'s ``*_from_json`` get random JSON values and valid documents (states reached
+- ``camelup.io.codec``'s ``*_from_json`` get random JSON values and valid documents (states reached
   by play, their rulesets, setups, actions, events and rolls) with one thing changed: a value
   replaced by a random or a nearby one, a key removed or added, an array item dropped,
   repeated or moved. Each load returns a value that round-trips, or raises a CamelUpError whose
@@ -41,9 +41,8 @@ from camelup import (
     legal_actions,
     new_game,
 )
-from camelup.camels import Camel, Die
 from camelup.cli import main
-from camelup.codec import (
+from camelup.io.codec import (
     TAGS,
     action_from_json,
     dumps,
@@ -55,9 +54,10 @@ from camelup.codec import (
     state_from_json,
     to_json,
 )
-from camelup.ruleset import Edition, Module, Variant
-from camelup.specification import load_registry
-from camelup.state import Pile, TileSide
+from camelup.model.camels import Camel, Die
+from camelup.model.ruleset import Edition, Module, Variant
+from camelup.model.state import Pile, TileSide
+from camelup.spec.registry import load_registry
 
 # The fuzz tests draw ten times the profile's number of examples: they are cheap.
 _EXAMPLES = settings().max_examples  # of the profile loaded by conftest.py

@@ -68,7 +68,7 @@ from camelup import (
     new_game,
     ranking,
 )
-from camelup.codec import (
+from camelup.io.codec import (
     action_from_json,
     dumps,
     event_from_json,
@@ -78,7 +78,7 @@ from camelup.codec import (
     state_from_json,
     to_json,
 )
-from camelup.events import (
+from camelup.model.events import (
     Event,
     FinishCardScored,
     GameEnded,
@@ -87,7 +87,7 @@ from camelup.events import (
     RaceEnded,
     TilePaid,
 )
-from camelup.specification import load_registry
+from camelup.spec.registry import load_registry
 
 pytestmark = pytest.mark.clause(
     "turn.order",
@@ -463,9 +463,7 @@ class GameMachine(RuleBasedStateMachine):
         if self.state is None:
             return
         state = self.state
-        placed = Counter(
-            (card.owner, card.camel) for card in state.winner_pile + state.loser_pile
-        )
+        placed = Counter((card.owner, card.camel) for card in state.winner_pile + state.loser_pile)
         assert all(count == 1 for count in placed.values()), "at most one card per colour"
         for seat, player in enumerate(state.players):
             mine = {camel for owner, camel in placed if owner == seat}
@@ -644,14 +642,12 @@ def test_rulesets_are_exactly_the_valid_combinations() -> None:
         assert any(variant in r.variants for r in every), variant
     # both editions with the whirlwind module, and every variant combined with another
     assert {r.edition for r in every if r.whirlwind} == set(Edition)
-    assert all(
-        any(len(r.variants) > 1 and v in r.variants for r in every) for v in Variant
-    )
+    assert all(any(len(r.variants) > 1 and v in r.variants for r in every) for v in Variant)
 
 
 def test_importing_camelup_does_not_import_hypothesis() -> None:
     code = (
-        "import sys, camelup, camelup.engine, camelup.codec;"
+        "import sys, camelup, camelup.engine, camelup.io.codec;"
         "assert 'hypothesis' not in sys.modules and 'camelup.strategies' not in sys.modules"
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

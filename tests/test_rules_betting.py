@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import Camel, LegTicket, Pile, PlaceFinishCard, TakeLegTicket, apply, legal_actions
-from camelup.events import FinishCardPlaced, LegTicketTaken
+from camelup.model.events import FinishCardPlaced, LegTicketTaken
 from helpers import assert_illegal, build, ruleset
 
 FIRST = ruleset("first", 2)

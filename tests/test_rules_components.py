@@ -23,7 +23,7 @@ from camelup import (
     TakePyramidTicket,
     Variant,
 )
-from camelup.specification import load_registry
+from camelup.spec.registry import load_registry
 from helpers import assert_illegal, build, ruleset
 
 WW = frozenset({Module.WHIRLWIND})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import Camel, TileSide
-from camelup.events import CrazyCamelChosen, TilePaid, UnitMoved
+from camelup.model.events import CrazyCamelChosen, TilePaid, UnitMoved
 from helpers import CK, CW, board, build, camels, events_of, money, pyramid, ruleset
 
 SECOND = ruleset("second", 4)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import Camel, Pile, PlaceFinishCard, TakeLegTicket, legal_actions, ranking
-from camelup.events import (
+from camelup.model.events import (
     FinishCardScored,
     GameEnded,
     LegScored,

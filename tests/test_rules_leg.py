@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import Camel, LegTicket, TileSide
-from camelup.events import LegScored, LegStarted, PlayerLegScore, StartPlayerPassed, TilePaid
+from camelup.model.events import LegScored, LegStarted, PlayerLegScore, StartPlayerPassed, TilePaid
 from helpers import board, build, events_of, money, pyramid, ruleset
 
 FIRST = ruleset("first", 4)

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from camelup import Camel, Die, DieRoll, TakePyramidTicket, chance_outcomes, legal_actions
-from camelup.events import DieRevealed, PyramidTicketTaken, UnitMoved
+from camelup.model.events import DieRevealed, PyramidTicketTaken, UnitMoved
 from helpers import assert_illegal, board, build, camels, pyramid, roll, ruleset
 
 FIRST = ruleset("first", 4)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import FormPartnership, apply, legal_actions
-from camelup.events import PartnershipFormed
+from camelup.model.events import PartnershipFormed
 from helpers import assert_illegal, build, ruleset
 
 SIX = ruleset("second", 6)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import Camel, ranking
-from camelup.events import LegScored
+from camelup.model.events import LegScored
 from helpers import build, camels, events_of, pyramid, ruleset
 
 FIRST = ruleset("first", 4)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import MoveTile, PlaceTile, TileSide, apply, legal_actions
-from camelup.events import RaceEnded, TilePaid, TilePlaced, UnitMoved
+from camelup.model.events import RaceEnded, TilePaid, TilePlaced, UnitMoved
 from helpers import assert_illegal, board, build, camels, events_of, money, pyramid, ruleset
 
 FIRST = ruleset("first", 4)

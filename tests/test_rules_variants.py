@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import Camel, MoveTile, PlaceTile, TileSide, Variant, apply, legal_actions
-from camelup.events import (
+from camelup.model.events import (
     FinishCardScored,
     RaceEnded,
     StartPlayerPassed,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from camelup import MoveTile, PlaceTile, TileSide, ranking
-from camelup.events import TilePaid, UnitMoved, WhirlwindStep
+from camelup.model.events import TilePaid, UnitMoved, WhirlwindStep
 from helpers import assert_illegal, board, build, camels, events_of, money, pyramid, ruleset
 
 WW = ruleset("first", 4, whirlwind=True)

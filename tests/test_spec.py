@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from camelup.cli import main
-from camelup.specification import load_registry, parse_spec, spec_directory
+from camelup.spec.registry import load_registry, parse_spec, spec_directory
 
 REPO = Path(__file__).resolve().parent.parent
 DOSSIER = REPO.parent / "shared" / "research" / "rules-dossier.md"

@@ -30,9 +30,9 @@ from camelup import (
     new_game,
     random_setup,
 )
-from camelup.codec import state_from_json, to_json
-from camelup.specification import load_registry
-from camelup.track import slot
+from camelup.io.codec import state_from_json, to_json
+from camelup.model.track import slot
+from camelup.spec.registry import load_registry
 from camelup.validation import validate_state
 
 B, G, R, Y, P = Camel.BLUE, Camel.GREEN, Camel.RED, Camel.YELLOW, Camel.PURPLE

@@ -8,7 +8,8 @@
 (4, 1)
 """
 
-from camelup.actions import (
+from camelup.engine import Result, apply, chance_outcomes, legal_actions
+from camelup.model.actions import (
     Action,
     FormPartnership,
     MoveTile,
@@ -17,20 +18,17 @@ from camelup.actions import (
     TakeLegTicket,
     TakePyramidTicket,
 )
-from camelup.camels import CRAZY_CAMELS, Camel, Die
-from camelup.dice import DieRoll
-from camelup.engine import Result, apply, chance_outcomes, legal_actions
-from camelup.errors import (
+from camelup.model.camels import CRAZY_CAMELS, Camel, Die
+from camelup.model.dice import DieRoll
+from camelup.model.errors import (
     CamelUpError,
     IllegalAction,
     InvalidRuleset,
     InvalidSetup,
     InvalidState,
 )
-from camelup.rules.ranking import ranking
-from camelup.rules.setup import Setup, new_game, random_setup
-from camelup.ruleset import Edition, Module, Ruleset, Variant
-from camelup.state import (
+from camelup.model.ruleset import Edition, Module, Ruleset, Variant
+from camelup.model.state import (
     FinishCard,
     GameResult,
     LegTicket,
@@ -40,6 +38,8 @@ from camelup.state import (
     Tile,
     TileSide,
 )
+from camelup.rules.ranking import ranking
+from camelup.rules.setup import Setup, new_game, random_setup
 
 __all__ = [
     "CRAZY_CAMELS",

@@ -16,7 +16,8 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any
 
-from camelup.codec import (
+from camelup.engine import apply, legal_actions
+from camelup.io.codec import (
     action_from_json,
     parse_json,
     ruleset_from_json,
@@ -24,11 +25,10 @@ from camelup.codec import (
     state_from_json,
     to_json,
 )
-from camelup.engine import apply, legal_actions
-from camelup.errors import CamelUpError, InvalidSetup
+from camelup.model.errors import CamelUpError, InvalidSetup
+from camelup.model.ruleset import Edition, Module, Variant
+from camelup.model.state import State
 from camelup.rules.setup import new_game
-from camelup.ruleset import Edition, Module, Variant
-from camelup.state import State
 
 PROTOCOL = 1
 CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions")

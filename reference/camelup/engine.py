@@ -1,7 +1,7 @@
 """The engine: ``apply``, ``legal_actions`` and ``chance_outcomes``.
 
 ``apply(state, action)`` is pure: it returns a new state and the ordered events the action
-caused, or raises :class:`~camelup.errors.IllegalAction` and leaves nothing changed. Dice
+caused, or raises :class:`~camelup.model.errors.IllegalAction` and leaves nothing changed. Dice
 outcomes are part of the action, so nothing here is random.
 """
 
@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import attrs
 
-from camelup.actions import (
+from camelup.model.actions import (
     Action,
     FormPartnership,
     MoveTile,
@@ -20,10 +20,10 @@ from camelup.actions import (
     TakeLegTicket,
     TakePyramidTicket,
 )
-from camelup.camels import CRAZY_CAMELS, Die
-from camelup.dice import DieRoll, face_problem
-from camelup.errors import IllegalAction
-from camelup.events import (
+from camelup.model.camels import CRAZY_CAMELS, Die
+from camelup.model.dice import DieRoll, face_problem
+from camelup.model.errors import IllegalAction
+from camelup.model.events import (
     CrazyCamelChosen,
     DieRevealed,
     Event,
@@ -35,6 +35,8 @@ from camelup.events import (
     PyramidTicketTaken,
     TilePlaced,
 )
+from camelup.model.state import FinishCard, GameResult, LegTicket, Pile, Player, State, Tile
+from camelup.model.track import LAST_SPACE
 from camelup.rules.betting import finish_card_problem, leg_ticket_problem
 from camelup.rules.crazy import choose_crazy_camel
 from camelup.rules.final import score_finish_piles, winners
@@ -44,9 +46,7 @@ from camelup.rules.partnership import partnership_problem
 from camelup.rules.ranking import ranking
 from camelup.rules.tiles import SIDES, tile_space_problem
 from camelup.rules.turn import next_seat, turn_problem
-from camelup.state import FinishCard, GameResult, LegTicket, Pile, Player, State, Tile
 from camelup.trace import implements
-from camelup.track import LAST_SPACE
 
 
 @attrs.frozen

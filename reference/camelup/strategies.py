@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from camelup import engine
-from camelup.actions import (
+from camelup.model.actions import (
     Action,
     FormPartnership,
     MoveTile,
@@ -43,12 +43,12 @@ from camelup.actions import (
     TakeLegTicket,
     TakePyramidTicket,
 )
-from camelup.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
-from camelup.dice import DieRoll
-from camelup.errors import InvalidRuleset
+from camelup.model.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
+from camelup.model.dice import DieRoll
+from camelup.model.errors import InvalidRuleset
+from camelup.model.ruleset import Edition, Module, Ruleset, Variant
+from camelup.model.state import Pile, State, TileSide
 from camelup.rules.setup import Setup, new_game
-from camelup.ruleset import Edition, Module, Ruleset, Variant
-from camelup.state import Pile, State, TileSide
 
 __all__ = [
     "actions",

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import attrs
 
-from camelup.specification import load_registry
+from camelup.spec.registry import load_registry
 
 F = TypeVar("F", bound=Callable[..., object])
 

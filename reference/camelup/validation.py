@@ -1,9 +1,9 @@
 """Whether a state can arise under the rules.
 
 :func:`validate_state` checks a state built from untrusted data (the codec calls it when it
-loads a state) and raises :class:`~camelup.errors.InvalidState` for the first impossibility it
+loads a state) and raises :class:`~camelup.model.errors.InvalidState` for the first impossibility it
 finds, with a stable ``code``, the ID of the clause the state contradicts and the JSON pointer of
-the offending value in the canonical JSON form (``camelup.codec``). The engine never calls it:
+the offending value in the canonical JSON form (``camelup.io.codec``). The engine never calls it:
 the states that ``apply`` builds are valid by construction.
 
 Checks run in the order of the state's JSON members: player count, track, tiles, dice, leg
@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from camelup.camels import Camel, Die
-from camelup.dice import face_problem
-from camelup.errors import InvalidState
+from camelup.model.camels import Camel, Die
+from camelup.model.dice import face_problem
+from camelup.model.errors import InvalidState
+from camelup.model.ruleset import PYRAMID_TICKETS, Edition, Ruleset, Variant
+from camelup.model.state import State
+from camelup.model.track import FIRST_SPACE, LAST_SPACE, SLOTS, WHIRLWIND_SPACES
 from camelup.rules.tiles import SIDES
-from camelup.ruleset import PYRAMID_TICKETS, Edition, Ruleset, Variant
-from camelup.state import State
-from camelup.track import FIRST_SPACE, LAST_SPACE, SLOTS, WHIRLWIND_SPACES
 
 __all__ = ["card_order", "validate_state"]
 

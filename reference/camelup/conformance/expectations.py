@@ -30,8 +30,8 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.conformance.jsonio import JSONInputError, parse_json, pointer
 from camelup.conformance.suite import display_path, prefix_matches
+from camelup.io.jsonio import JSONInputError, parse_json, pointer
 
 Status = Literal["xfail", "skip"]
 STATUSES: tuple[Status, ...] = ("xfail", "skip")

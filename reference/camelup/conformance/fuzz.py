@@ -31,7 +31,6 @@ from typing import Any
 import attrs
 
 from camelup.adapter import run_case
-from camelup.codec import state_from_json, to_json
 from camelup.conformance.compare import (
     Mismatch,
     ProtocolViolation,
@@ -43,7 +42,6 @@ from camelup.conformance.compare import (
 )
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game, relegalise
 from camelup.conformance.generate import dump
-from camelup.conformance.jsonio import pointer
 from camelup.conformance.protocol import Broken, Hello, Reply
 from camelup.conformance.runner import Client
 from camelup.conformance.suite import (
@@ -53,7 +51,9 @@ from camelup.conformance.suite import (
     StateCheck,
     parse_case,
 )
-from camelup.ruleset import Ruleset
+from camelup.io.codec import state_from_json, to_json
+from camelup.io.jsonio import pointer
+from camelup.model.ruleset import Ruleset
 
 BATCH = 10  # games sent at once (pipelined); progress is reported after each batch
 MAX_PASSES = 4  # one-by-one removal passes after the chunked ones
@@ -246,7 +246,7 @@ def _cut(wire: Mapping[str, Any], steps: int) -> dict[str, Any]:
 
 
 def _start(wire: Mapping[str, Any]) -> Any:
-    from camelup.codec import ruleset_from_json, setup_from_json
+    from camelup.io.codec import ruleset_from_json, setup_from_json
     from camelup.rules.setup import new_game
 
     given = wire["given"]
@@ -632,7 +632,7 @@ def _finding(
     adapter = judge.hello.name
     case = build_case(chosen, chosen_found, seed, game, len(wire["steps"]), adapter)
     confirmed = _confirm(judge, case)
-    from camelup.codec import ruleset_from_json
+    from camelup.io.codec import ruleset_from_json
 
     return Finding(
         game,

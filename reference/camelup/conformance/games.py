@@ -20,15 +20,15 @@ from typing import Any
 
 import attrs
 
-from camelup.actions import Action, TakePyramidTicket
-from camelup.camels import CRAZY_CAMELS, Die
-from camelup.codec import action_from_json
-from camelup.dice import DieRoll
 from camelup.engine import apply, legal_actions
-from camelup.errors import CamelUpError
+from camelup.io.codec import action_from_json
+from camelup.model.actions import Action, TakePyramidTicket
+from camelup.model.camels import CRAZY_CAMELS, Die
+from camelup.model.dice import DieRoll
+from camelup.model.errors import CamelUpError
+from camelup.model.ruleset import PLAYER_COUNTS, Edition, Module, Ruleset, Variant
+from camelup.model.state import State
 from camelup.rules.setup import Setup, new_game, random_setup
-from camelup.ruleset import PLAYER_COUNTS, Edition, Module, Ruleset, Variant
-from camelup.state import State
 
 PYRAMID_SHARE = 0.45
 MAX_STEPS = 2000  # a safety net: a game ends after about 15 to 30 pyramid actions

@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from camelup.codec import to_json
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game
 from camelup.engine import apply
+from camelup.io.codec import to_json
 from camelup.rules.setup import new_game
 
 AREA = "generated"

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 import attrs
 
-from camelup.conformance.jsonio import JSONInputError, parse_json
+from camelup.io.jsonio import JSONInputError, parse_json
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 5.0

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.conformance.jsonio import (
+from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
     parse_json,
@@ -23,6 +23,7 @@ from camelup.conformance.jsonio import (
     printable,
     surrogate_message,
 )
+from camelup.resources import conformance_directory
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+/[a-z0-9][a-z0-9-]*$")
 CASE_KEYS = frozenset(
@@ -190,11 +191,7 @@ class Suite:
 
 def suite_directory() -> Path:
     """Where the bundled suite lives: inside an installed wheel, or at the root of a checkout."""
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here / "_conformance", here.parent.parent / "conformance"):
-        if (candidate / "cases").is_dir() or (candidate / "schema").is_dir():
-            return candidate
-    raise FileNotFoundError("camelup: the conformance/ folder was not found beside the package")
+    return conformance_directory()
 
 
 def case_files(directory: Path) -> list[Path]:

@@ -18,7 +18,6 @@ from typing import Any
 
 import attrs
 
-from camelup.conformance.jsonio import pointer
 from camelup.conformance.suite import (
     Case,
     ErrorCheck,
@@ -28,8 +27,9 @@ from camelup.conformance.suite import (
     display_path,
     read_json,
 )
-from camelup.errors import CamelUpError
-from camelup.specification import Registry, load_registry
+from camelup.io.jsonio import pointer
+from camelup.model.errors import CamelUpError
+from camelup.spec.registry import Registry, load_registry
 
 SCHEMA_BASE = "https://camelup.invalid/schema/"
 GENERATED_PREFIX = "generated."
@@ -39,7 +39,7 @@ def schema_directory(suite: Path | None = None) -> Path:
     """The schemas of a suite folder when it has its own, else the bundled ones."""
     if suite is not None and (suite / "schema" / "case-file.schema.json").is_file():
         return suite / "schema"
-    from camelup.codec import schema_directory as bundled
+    from camelup.resources import schema_directory as bundled
 
     return bundled()
 
@@ -62,7 +62,7 @@ def _schema_file(path: Path) -> dict[str, Any]:
     return contents
 
 
-# Not camelup.codec.schema_validator: that one knows only the value schemas (ruleset, setup,
+# Not camelup.io.codec.schema_validator: that one knows only the value schemas (ruleset, setup,
 # roll, state, action, event) of the bundled folder, while the suite checks itself against
 # case-file and protocol, and against a suite folder's own schema/ when it has one.
 @functools.cache
@@ -151,7 +151,7 @@ def registry_problems(case: Case, registry: Registry) -> list[Problem]:
 
 def codec_problems(case: Case) -> list[Problem]:
     """Everything the codec refuses to load, except what the case expects to be refused."""
-    from camelup.codec import (
+    from camelup.io.codec import (
         action_from_json,
         ruleset_from_json,
         setup_from_json,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from camelup.camels import Camel
-from camelup.errors import IllegalAction
-from camelup.state import State
+from camelup.model.camels import Camel
+from camelup.model.errors import IllegalAction
+from camelup.model.state import State
 from camelup.trace import implements
 
 

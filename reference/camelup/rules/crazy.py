@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from camelup.camels import CRAZY_CAMELS, Camel
-from camelup.dice import DieRoll
-from camelup.ruleset import Ruleset, Variant
+from camelup.model.camels import CRAZY_CAMELS, Camel
+from camelup.model.dice import DieRoll
+from camelup.model.ruleset import Ruleset, Variant
+from camelup.model.track import Stack
 from camelup.trace import implements
-from camelup.track import Stack
 
 
 @implements(

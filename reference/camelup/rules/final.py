@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from camelup.camels import Camel
-from camelup.events import FinishCardScored
-from camelup.ruleset import Ruleset, Variant
-from camelup.state import FinishCard, Pile
+from camelup.model.camels import Camel
+from camelup.model.events import FinishCardScored
+from camelup.model.ruleset import Ruleset, Variant
+from camelup.model.state import FinishCard, Pile
 from camelup.trace import implements
 
 CORRECT_CARD_PAYOUTS = (8, 5, 3, 2)

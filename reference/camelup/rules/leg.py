@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from camelup.camels import Camel
-from camelup.events import LegScored, PlayerLegScore, StartPlayerPassed
-from camelup.ruleset import Ruleset, Variant
-from camelup.state import LegTicket, Player
+from camelup.model.camels import Camel
+from camelup.model.events import LegScored, PlayerLegScore, StartPlayerPassed
+from camelup.model.ruleset import Ruleset, Variant
+from camelup.model.state import LegTicket, Player
 from camelup.trace import implements
 
 

@@ -7,14 +7,14 @@ see or change a state that anybody else holds.
 
 from __future__ import annotations
 
-from camelup.camels import Camel
-from camelup.events import Event, RaceEnded, TilePaid, UnitMoved
+from camelup.model.camels import Camel
+from camelup.model.events import Event, RaceEnded, TilePaid, UnitMoved
+from camelup.model.ruleset import Ruleset
+from camelup.model.state import Tile
+from camelup.model.track import LAST_SPACE, MIN_SPACE, Stack
 from camelup.rules.crazy import crossing_wraps
 from camelup.rules.whirlwind import whirlwind_destination
-from camelup.ruleset import Ruleset
-from camelup.state import Tile
 from camelup.trace import implements
-from camelup.track import LAST_SPACE, MIN_SPACE, Stack
 
 Track = list[Stack]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from camelup.errors import IllegalAction
-from camelup.state import State
+from camelup.model.errors import IllegalAction
+from camelup.model.state import State
 from camelup.trace import implements
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from camelup.camels import Camel
+from camelup.model.camels import Camel
+from camelup.model.track import Stack
 from camelup.trace import implements
-from camelup.track import Stack
 
 
 @implements(

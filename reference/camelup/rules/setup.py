@@ -11,13 +11,13 @@ import random
 
 import attrs
 
-from camelup.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
-from camelup.dice import DieRoll, face_problem
-from camelup.errors import InvalidSetup
-from camelup.ruleset import STARTING_MONEY, Edition, Ruleset
-from camelup.state import Player, State
+from camelup.model.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
+from camelup.model.dice import DieRoll, face_problem
+from camelup.model.errors import InvalidSetup
+from camelup.model.ruleset import STARTING_MONEY, Edition, Ruleset
+from camelup.model.state import Player, State
+from camelup.model.track import LAST_SPACE, SLOTS, slot
 from camelup.trace import implements
-from camelup.track import LAST_SPACE, SLOTS, slot
 
 CRAZY_START_SPACE = {1: LAST_SPACE, 2: LAST_SPACE - 1, 3: LAST_SPACE - 2}
 

@@ -5,11 +5,11 @@ What a tile does when a unit lands on it is part of the move, in ``rules/movemen
 
 from __future__ import annotations
 
-from camelup.errors import IllegalAction
-from camelup.ruleset import Edition, Variant
-from camelup.state import State, TileSide
+from camelup.model.errors import IllegalAction
+from camelup.model.ruleset import Edition, Variant
+from camelup.model.state import State, TileSide
+from camelup.model.track import LAST_SPACE, WHIRLWIND_SPACES
 from camelup.trace import implements
-from camelup.track import LAST_SPACE, WHIRLWIND_SPACES
 
 SIDES = {
     Edition.FIRST: (TileSide.OASIS, TileSide.MIRAGE),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from camelup.events import Event, WhirlwindStep
+from camelup.model.events import Event, WhirlwindStep
+from camelup.model.track import MIN_SPACE, Stack
 from camelup.trace import implements
-from camelup.track import MIN_SPACE, Stack
 
 _SIX, _SEVEN, _EIGHT, _NINE = 6, 7, 8, 9
 

@@ -29,7 +29,7 @@ class UsageError(Exception):
 def _spec_directory(option: str | None, *, rulings: bool = False) -> Path:
     """The folder of ``--spec`` (default: the bundled spec). UsageError when it is not a
     folder, or, with ``rulings``, has no rulings register (not a spec folder at all)."""
-    from camelup.specification import spec_directory
+    from camelup.resources import spec_directory
 
     if option is None:
         return spec_directory()
@@ -42,7 +42,7 @@ def _spec_directory(option: str | None, *, rulings: bool = False) -> Path:
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:
-    from camelup.specification import parse_spec
+    from camelup.spec.registry import parse_spec
 
     directory = _spec_directory(args.spec)
     registry = parse_spec(directory)
@@ -60,7 +60,7 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
 
 
 def cmd_spec_sync(args: argparse.Namespace) -> int:
-    from camelup.specification import sync_backlinks
+    from camelup.spec.registry import sync_backlinks
 
     changed = sync_backlinks(_spec_directory(args.spec, rulings=True))
     for path in changed:
@@ -71,7 +71,7 @@ def cmd_spec_sync(args: argparse.Namespace) -> int:
 
 def cmd_spec_trace(args: argparse.Namespace) -> int:
     import camelup.engine  # noqa: F401  (imports every rules module, which registers the sites)
-    from camelup.specification import load_registry
+    from camelup.spec.registry import load_registry
     from camelup.trace import sites
 
     registry = load_registry()
@@ -110,7 +110,7 @@ def cmd_spec_trace(args: argparse.Namespace) -> int:
 
 
 def cmd_spec_show(args: argparse.Namespace) -> int:
-    from camelup.specification import load_registry
+    from camelup.spec.registry import load_registry
 
     registry = load_registry()
     if args.id not in registry.clause_ids:
@@ -129,7 +129,7 @@ def cmd_spec_show(args: argparse.Namespace) -> int:
 
 def _conformance_verb(name: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        from camelup.conformance import commands
+        from camelup.cli import conformance as commands
 
         return int(getattr(commands, name)(args))
 

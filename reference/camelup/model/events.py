@@ -6,9 +6,9 @@ from typing import Literal
 
 import attrs
 
-from camelup.camels import Camel
-from camelup.dice import DieRoll
-from camelup.state import LegTicket, Pile, TileSide
+from camelup.model.camels import Camel
+from camelup.model.dice import DieRoll
+from camelup.model.state import LegTicket, Pile, TileSide
 
 Placement = Literal["top", "underneath"]
 

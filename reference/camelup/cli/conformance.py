@@ -27,7 +27,6 @@ from camelup.conformance.compare import (
     reply_kind,
 )
 from camelup.conformance.expectations import Expectations, ExpectationsError, load_expectations
-from camelup.conformance.jsonio import parse_json
 from camelup.conformance.protocol import (
     AdapterStartError,
     InProcessReference,
@@ -58,6 +57,7 @@ from camelup.conformance.suite import (
     select,
     suite_directory,
 )
+from camelup.io.jsonio import parse_json
 
 
 class UsageError(Exception):
@@ -83,7 +83,7 @@ def _suite(args: argparse.Namespace) -> Suite:
 def _with_registry_problems(suite: Suite) -> Suite:
     """The suite with the problems of clause, ruling and variant IDs added (cheap to check)."""
     from camelup.conformance.validate import registry_problems
-    from camelup.specification import load_registry
+    from camelup.spec.registry import load_registry
 
     registry = load_registry()
     found = [p for case in suite.cases for p in registry_problems(case, registry)]
@@ -251,7 +251,7 @@ def list_cases(args: argparse.Namespace) -> int:
 
 @guarded
 def show(args: argparse.Namespace) -> int:
-    from camelup.specification import load_registry
+    from camelup.spec.registry import load_registry
 
     suite = _suite(args)
     case = _find(suite, args.id)
@@ -515,7 +515,7 @@ def coverage(args: argparse.Namespace) -> int:
                 f"  {len(row.cases):>5}"
                 f"  {site}{more}{flag}"
             )
-    from camelup.specification import load_registry
+    from camelup.spec.registry import load_registry
 
     registry = load_registry()
     for row in gaps:

@@ -6,9 +6,9 @@ import enum
 
 import attrs
 
-from camelup.camels import CRAZY_CAMELS, Camel, Die
-from camelup.errors import InvalidRuleset
-from camelup.specification import load_registry
+from camelup.model.camels import CRAZY_CAMELS, Camel, Die
+from camelup.model.errors import InvalidRuleset
+from camelup.spec.registry import load_registry
 from camelup.trace import implements
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from camelup.camels import Camel, Die
+from camelup.model.camels import Camel, Die
 from camelup.trace import implements
 
 

@@ -20,6 +20,8 @@ from typing import Literal
 
 import attrs
 
+from camelup.resources import spec_directory
+
 RULE_SETS = frozenset({"first", "second", "whirlwind"})
 LEVELS = frozenset({"must", "may", "informative"})
 CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$")
@@ -130,15 +132,6 @@ class Registry:
 
     def rulings_for(self, clause_id: str) -> tuple[Ruling, ...]:
         return tuple(r for r in self.rulings if clause_id in r.clauses)
-
-
-def spec_directory() -> Path:
-    """Where the spec lives: inside an installed wheel, or at the root of a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "_spec", here.parent.parent / "spec"):
-        if (candidate / "rulings.md").is_file():
-            return candidate
-    raise FileNotFoundError("camelup: the spec/ folder was not found beside the package")
 
 
 @cache

@@ -5,14 +5,14 @@ integers only, enums by value, stacks bottom to top. :func:`to_json` turns any o
 into plain dicts, lists, ints, strings and None; the ``*_from_json`` functions turn such data
 back into values, so that ``x_from_json(to_json(x)) == x``.
 
-Loading checks the data as it goes and raises :class:`~camelup.errors.InvalidState` for the
+Loading checks the data as it goes and raises :class:`~camelup.model.errors.InvalidState` for the
 first problem found, with code ``"malformed"``, the most relevant clause and the JSON pointer
 of the offending value. "First" is deterministic: for an object, its type, then the first
 unknown key in document order, then the first missing key in format order, then the members in
 format order, depth first. A missing key is reported at the pointer where it should have been.
 A state that is well formed is then checked against the rules by
-:func:`camelup.validation.validate_state`; a ruleset by the :class:`~camelup.ruleset.Ruleset`
-constructor (raising :class:`~camelup.errors.InvalidRuleset`, with the pointer set).
+:func:`camelup.validation.validate_state`; a ruleset by the :class:`~camelup.model.ruleset.Ruleset`
+constructor (raising :class:`~camelup.model.errors.InvalidRuleset`, with the pointer set).
 
 >>> from camelup import Camel, TakeLegTicket
 >>> to_json(TakeLegTicket(0, Camel.BLUE))
@@ -20,7 +20,7 @@ constructor (raising :class:`~camelup.errors.InvalidRuleset`, with the pointer s
 >>> action_from_json({"type": "take_leg_ticket", "player": 0, "camel": "pink"})
 Traceback (most recent call last):
 ...
-camelup.errors.InvalidState: malformed at /camel: unknown camel 'pink' [bet.leg.take-top]
+camelup.model.errors.InvalidState: malformed at /camel: unknown camel 'pink' [bet.leg.take-top]
 """
 
 from __future__ import annotations
@@ -34,12 +34,11 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import attrs
 
-from camelup.actions import (
+from camelup.model.actions import (
     ACTION_TYPES,
     Action,
     FormPartnership,
@@ -49,14 +48,15 @@ from camelup.actions import (
     TakeLegTicket,
     TakePyramidTicket,
 )
-from camelup.camels import Camel, Die
-from camelup.dice import DieRoll
-from camelup.errors import CamelUpError, InvalidRuleset, InvalidState
-from camelup.events import Event
+from camelup.model.camels import Camel, Die
+from camelup.model.dice import DieRoll
+from camelup.model.errors import CamelUpError, InvalidRuleset, InvalidState
+from camelup.model.events import Event
+from camelup.model.ruleset import Edition, Module, Ruleset, Variant
+from camelup.model.state import FinishCard, GameResult, LegTicket, Player, State, Tile
+from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, SLOTS, slot
+from camelup.resources import schema_directory
 from camelup.rules.setup import Setup
-from camelup.ruleset import Edition, Module, Ruleset, Variant
-from camelup.state import FinishCard, GameResult, LegTicket, Player, State, Tile
-from camelup.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, SLOTS, slot
 from camelup.validation import card_order, validate_state
 
 __all__ = [
@@ -67,7 +67,6 @@ __all__ = [
     "loads_state",
     "roll_from_json",
     "ruleset_from_json",
-    "schema_directory",
     "schema_validator",
     "setup_from_json",
     "state_from_json",
@@ -333,7 +332,7 @@ def _codec(tp: Any) -> tuple[Encoder, Decoder]:
         return _pair_codec(args, ("ticket", "reward"))
     if isinstance(tp, type) and attrs.has(tp):
         return _class_codec(tp)
-    raise TypeError(f"camelup.codec: no JSON form for {tp!r}")
+    raise TypeError(f"camelup.io.codec: no JSON form for {tp!r}")
 
 
 def _decode(tp: Any, value: Any, pointer: str, clause: str) -> Any:
@@ -352,7 +351,7 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Ruleset):
         return _ruleset_to_json(value)
     if isinstance(value, Player):
-        raise TypeError("camelup.codec: a player is encoded as part of its state")
+        raise TypeError("camelup.io.codec: a player is encoded as part of its state")
     if isinstance(value, CamelUpError):
         return {"code": value.code, "clause": value.clause}
     if isinstance(value, Fraction):
@@ -677,18 +676,6 @@ def loads_state(text: str | bytes) -> State:
 # ------------------------------------------------------------------------------------ schemas
 
 SCHEMA_KINDS = ("ruleset", "setup", "roll", "state", "action", "event")
-
-
-def schema_directory() -> Path:
-    """Where the JSON Schemas live: inside an installed wheel, or in a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (
-        here / "_conformance" / "schema",
-        here.parent.parent / "conformance" / "schema",
-    ):
-        if (candidate / "state.schema.json").is_file():
-            return candidate
-    raise FileNotFoundError("camelup: conformance/schema/ was not found beside the package")
 
 
 @functools.cache

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import attrs
 
-from camelup.camels import Camel
-from camelup.dice import DieRoll
-from camelup.state import Pile, TileSide
+from camelup.model.camels import Camel
+from camelup.model.dice import DieRoll
+from camelup.model.state import Pile, TileSide
 
 
 @attrs.frozen

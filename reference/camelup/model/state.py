@@ -11,11 +11,11 @@ import enum
 
 import attrs
 
-from camelup.camels import Camel, Die
-from camelup.dice import DieRoll
-from camelup.ruleset import PYRAMID_TICKETS, Ruleset
+from camelup.model.camels import Camel, Die
+from camelup.model.dice import DieRoll
+from camelup.model.ruleset import PYRAMID_TICKETS, Ruleset
+from camelup.model.track import MAX_SPACE, MIN_SPACE, Stack, slot
 from camelup.trace import implements_value
-from camelup.track import MAX_SPACE, MIN_SPACE, Stack, slot
 
 
 class TileSide(enum.Enum):

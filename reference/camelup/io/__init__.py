@@ -1,0 +1,1 @@
+"""JSON in and out: the one JSON reader, JSON pointers, the published schemas and the codec."""

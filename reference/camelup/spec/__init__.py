@@ -1,0 +1,1 @@
+"""The clause registry, parsed from the Markdown in ``spec/`` (the single source of truth)."""
