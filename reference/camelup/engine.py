@@ -24,7 +24,6 @@ from camelup.model.camels import CRAZY_CAMELS, Die
 from camelup.model.dice import DieRoll, face_problem
 from camelup.model.errors import IllegalAction
 from camelup.model.events import (
-    CrazyCamelChosen,
     DieRevealed,
     Event,
     FinishCardPlaced,
@@ -37,11 +36,10 @@ from camelup.model.events import (
 )
 from camelup.model.state import FinishCard, GameResult, LegTicket, Pile, Player, State, Tile
 from camelup.model.track import LAST_SPACE
+from camelup.rules import race
 from camelup.rules.betting import finish_card_problem, leg_ticket_problem
-from camelup.rules.crazy import choose_crazy_camel
 from camelup.rules.final import score_finish_piles, winners
 from camelup.rules.leg import leg_is_over, next_start_player, players_for_new_leg, score_leg
-from camelup.rules.movement import move_camel_unit
 from camelup.rules.partnership import partnership_problem
 from camelup.rules.ranking import ranking
 from camelup.rules.tiles import SIDES, tile_space_problem
@@ -186,13 +184,8 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     if die not in pyramid or roll.value not in (1, 2, 3) or not colour_ok:
         raise roll_problem(state, roll) or AssertionError("unreachable")
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
-    if die is Die.GREY:
-        camel, clause = choose_crazy_camel(state.track, roll)
-        events.append(CrazyCamelChosen(camel, clause))
-    else:
-        camel = die.camel  # type: ignore[assignment]
     track = list(state.track)
-    payment, crossed = move_camel_unit(track, state.tiles, state.ruleset, camel, roll.value, events)
+    payment, crossed = race.reveal(track, state.tiles, state.ruleset, roll, events)
     players = list(state.players)
     acting = players[action.player]
     players[action.player] = Player(
