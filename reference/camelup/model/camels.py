@@ -25,6 +25,10 @@ class Camel(enum.Enum):
     # Set once below; a plain attribute is much cheaper on the hot path than a property.
     is_crazy: bool
 
+    # Members are singletons, so identity hashing is exact; Enum's own __hash__ is a Python
+    # call, and tracks of camels are hashed as position keys by the odds oracle.
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         return f"Camel.{self.name}"
 
@@ -48,6 +52,8 @@ class Die(enum.Enum):
     GREY = "grey"
 
     camel: Camel | None  # the racing camel it moves; None for the grey die
+
+    __hash__ = object.__hash__  # identity, as for Camel
 
     def __repr__(self) -> str:
         return f"Die.{self.name}"
