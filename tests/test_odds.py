@@ -41,7 +41,7 @@ from camelup import (
 )
 from camelup.io.codec import dumps
 from camelup.model.camels import Die
-from camelup.odds import GameOver, action_values, leg_odds, race_estimates
+from camelup.odds import GameOver, _TileSearch, action_values, leg_odds, race_estimates
 from camelup.odds_by_apply import summary
 from camelup.rules import crazy, movement, whirlwind
 from helpers import build, ruleset
@@ -139,6 +139,8 @@ def _positions(draw: st.DrawFn, dice_left: int = 2) -> State:
 
 def _same_as_apply(state: State) -> None:
     odds = leg_odds(state)
+    # the shared-moves enumeration that values tile actions gives the same odds
+    assert _TileSearch(state, odds.steps).odds(state.tiles) == odds
     slow = summary(state)
     assert odds.sequences == slow.sequences
     assert odds.places() == {c: tuple(row) for c, row in slow.places.items()}

@@ -59,6 +59,7 @@ from camelup.engine import apply, legal_actions
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import FACE_VALUES, DieRoll
+from camelup.model.events import Event, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
 from camelup.model.track import Stack
@@ -148,6 +149,138 @@ class LegOdds:
         return Fraction(total, self.total_weight)
 
 
+class _TileSearch:
+    """The leg enumerated for many tile layouts at once, for :func:`action_values`.
+
+    The moves of every die from every track that the leg reaches with no tile on the track are
+    revealed once, with the kernel recording events, and shared by the enumerations of all the
+    layouts. A move is kept as ``(roll, weight, landing, next track, crossed, ranking)``, where
+    ``landing`` is the space on which the die's own move ended (the kernel's first
+    ``UnitMoved`` event). A tile acts only on a unit whose move ends on its space
+    (``move.only-final-space``, ``tile.land.pay-owner``), so under a layout with no tile on
+    ``landing`` the move is exactly the shared one; a move that ends on a tile, and every move
+    after it (the track then differs from all shared ones), is revealed again with the tiles.
+    Tracks are numbered once, so that positions are keyed by small integers.
+    """
+
+    def __init__(self, state: State, steps: int) -> None:
+        ruleset = self.ruleset = state.ruleset
+        self.steps = steps
+        self.faces = _faces_per_die(ruleset)
+        self.dice = ruleset.dice
+        self.rolls = [_rolls(die, self.faces) for die in self.dice]
+        self.ids: dict[tuple[Stack, ...], int] = {}
+        self.tracks: list[tuple[Stack, ...]] = []
+        self.root = self._id(state.track)
+        self.root_mask = sum(1 << self.dice.index(die) for die in state.pyramid)
+        self.in_pyramid = len(state.pyramid)
+        # mask -> ((die index, mask without it), ...)
+        self.draws = [
+            tuple((i, mask & ~(1 << i)) for i in range(len(self.dice)) if mask >> i & 1)
+            for mask in range(1 << len(self.dice))
+        ]
+        self.moves: dict[int, tuple[tuple[DieRoll, int, int, int, bool, Ranking], ...]] = {}
+        self._fill()
+
+    def _id(self, track: tuple[Stack, ...]) -> int:
+        found = self.ids.get(track)
+        if found is None:
+            found = self.ids[track] = len(self.tracks)
+            self.tracks.append(track)
+        return found
+
+    def _fill(self) -> None:
+        level = {self.root * 64 + self.root_mask}
+        for k in range(self.steps):
+            following: set[int] = set()
+            for key in level:
+                here, mask = divmod(key, 64)
+                for index, rest in self.draws[mask]:
+                    moves = self.moves.get(here * 8 + index)
+                    if moves is None:
+                        moves = self._reveal_all(here, index)
+                    if k + 1 < self.steps:
+                        following.update(m[3] * 64 + rest for m in moves if not m[4])
+            level = following
+
+    def _reveal_all(
+        self, here: int, index: int
+    ) -> tuple[tuple[DieRoll, int, int, int, bool, Ranking], ...]:
+        found = []
+        track = self.tracks[here]
+        for roll, weight in self.rolls[index]:
+            moved = list(track)
+            events: list[Event] = []
+            _, crossed = race.reveal(moved, (), self.ruleset, roll, events)
+            landing = next(e.to_space for e in events if type(e) is UnitMoved)
+            after = self._id(tuple(moved))
+            found.append((roll, weight, landing, after, crossed, ranking.ranking(moved)))
+        moves = self.moves[here * 8 + index] = tuple(found)
+        return moves
+
+    def odds(self, tiles: tuple[Tile, ...]) -> LegOdds:
+        """The leg's odds with ``tiles`` on the track (as :func:`leg_odds` would give them)."""
+        ruleset, steps = self.ruleset, self.steps
+        scale = [1] * (steps + 1)
+        for k in range(steps - 1, -1, -1):
+            scale[k] = scale[k + 1] * self.faces * (self.in_pyramid - k)
+        reveal = race.reveal
+        rank = ranking.ranking
+        spaces = {tile.space for tile in tiles}
+        shared, tracks, rolls, draws, number = (
+            self.moves,
+            self.tracks,
+            self.rolls,
+            self.draws,
+            self._id,
+        )
+        finals: dict[Ranking, int] = {}
+        paid: dict[int, int] = {}
+        race_end = sequences = race_end_sequences = 0
+        level: dict[int, list[int]] = {self.root * 64 + self.root_mask: [1, 1]}
+        if steps == 0:
+            finals[rank(tracks[self.root])] = 1
+            sequences = 1
+        for k in range(steps):
+            last = k + 1 == steps
+            unit = scale[k + 1]
+            following: dict[int, list[int]] = {}
+            for key, (weight, count) in level.items():
+                here, mask = divmod(key, 64)
+                for index, rest in draws[mask]:
+                    known = shared.get(here * 8 + index)
+                    if known is None:  # off the shared tracks: every move with the tiles
+                        known = tuple((roll, w, -99, -1, False, ()) for roll, w in rolls[index])
+                    for roll, face_weight, landing, after, crossed, ranked in known:
+                        w = weight * face_weight
+                        if after < 0 or landing in spaces:
+                            moved = list(tracks[here])
+                            payment, crossed = reveal(moved, tiles, ruleset, roll)
+                            if payment is not None:
+                                paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
+                            if crossed or last:
+                                ranked = rank(moved)
+                            else:
+                                after = number(tuple(moved))
+                        if crossed or last:
+                            finals[ranked] = finals.get(ranked, 0) + w * unit
+                            sequences += count
+                            if crossed:
+                                race_end += w * unit
+                                race_end_sequences += count
+                            continue
+                        entry = following.get(after * 64 + rest)
+                        if entry is None:
+                            following[after * 64 + rest] = [w, count]
+                        else:
+                            entry[0] += w
+                            entry[1] += count
+            level = following
+        return _odds(
+            ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps
+        )
+
+
 def _enumerate(
     ruleset: Ruleset,
     track: tuple[Stack, ...],
@@ -175,6 +308,7 @@ def _enumerate(
         last = k + 1 == steps
         unit = scale[k + 1]
         following: dict[_Position, list[int]] = {}
+
         for (here, dice), (weight, count) in level.items():
             for index, die in enumerate(dice):
                 rest = dice[:index] + dice[index + 1 :]
@@ -200,6 +334,19 @@ def _enumerate(
                         entry[0] += w
                         entry[1] += count
         level = following
+    return _odds(ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps)
+
+
+def _odds(
+    ruleset: Ruleset,
+    total: int,
+    finals: dict[Ranking, int],
+    race_end: int,
+    paid: dict[int, int],
+    sequences: int,
+    race_end_sequences: int,
+    steps: int,
+) -> LegOdds:
     camels = ruleset.racing_camels
     places = [[0] * len(camels) for _ in camels]
     for ranked, weight in finals.items():
@@ -207,7 +354,7 @@ def _enumerate(
             places[camels.index(camel)][place] += weight
     return LegOdds(
         camels=camels,
-        total_weight=scale[0],
+        total_weight=total,
         place_weights=tuple(tuple(row) for row in places),
         race_end_weight=race_end,
         final_rankings=finals,
@@ -274,6 +421,7 @@ def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValu
     the tile where that action would put it (the tiles are those ``apply`` leaves).
     """
     odds = leg_odds(state) if base is None else base
+    search: _TileSearch | None = None
     seat = state.to_move
     held = state.players[seat].leg_tickets
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
@@ -291,7 +439,9 @@ def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValu
                 values.append(ActionValue(generic, Fraction(_pyramid_ticket_value())))
         elif type(action) is PlaceTile or type(action) is MoveTile:
             tiles = apply(state, action).state.tiles
-            new = leg_odds(state, tiles)
+            if search is None:
+                search = _TileSearch(state, odds.steps)
+            new = search.odds(tiles)
             coins = new.tile_coins(seat)
             change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
             values.append(ActionValue(action, coins - coins_now + change, coins, coins_now, change))
