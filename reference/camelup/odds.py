@@ -568,7 +568,7 @@ def race_estimates(
     if len(shares) == 1:
         counts = [_play_races(*args, shares[0], random.Random(seeds[0]), progress)]
     else:
-        with multiprocessing.get_context("spawn").Pool(len(shares)) as pool:
+        with multiprocessing.get_context().Pool(len(shares)) as pool:
             counts = []
             for result, share in zip(
                 pool.imap(_worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]),
