@@ -408,8 +408,8 @@ def _pyramid_ticket_value() -> int:
     one = Player(money=0, pyramid_tickets=1)
     ranked = (Camel.BLUE, Camel.GREEN)
     return (
-        leg.score_leg((one,), ranked, 1).scores[0].total
-        - leg.score_leg((none,), ranked, 1).scores[0].total
+        leg.score_leg((one,), (), ranked, 1).scores[0].total
+        - leg.score_leg((none,), (), ranked, 1).scores[0].total
     )
 
 
