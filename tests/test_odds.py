@@ -359,3 +359,62 @@ def test_cli_finished_game_exit_2(tmp_path: Path) -> None:
     done = _camelup("odds", str(path))
     assert done.returncode == 2
     assert "game is over" in done.stderr
+
+
+# --- conformance: the odds check and the odds capability ----------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _odds_case() -> Any:
+    from camelup.conformance.suite import parse_case
+
+    raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
+    return parse_case(raw, "odds", "first/odds.json", 1)
+
+
+def test_odds_checks_compare_exact_fractions_whatever_their_spelling() -> None:
+    from camelup.conformance.compare import SOLVER, compare
+
+    case = _odds_case()
+    odds = dict(case.checks[0].odds)
+    reply = {
+        "odds": {
+            "0": {**odds, "places": {**odds["places"], "blue": ["0/3", "0/1", "0/2", "4/6", "2/6"]}}
+        }
+    }
+    assert compare(case, reply, SOLVER) == []
+    reply["odds"]["0"]["places"]["blue"] = ["0/1", "0/1", "0/1", "1/3", "2/3"]
+    reply["odds"]["0"]["sequences"] = 4
+    [mismatch] = compare(case, reply, SOLVER)
+    assert len(mismatch.diff) == 2 and "sequences" in mismatch.diff[1]
+
+
+def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
+    from camelup.conformance.suite import parse_case
+
+    raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
+    with pytest.raises(ValueError, match="after must be 0"):
+        parse_case(
+            {
+                **raw,
+                "steps": [{"action": {"type": "x"}}],
+                "expect": [{"after": 1, "odds": {"sequences": 3}}],
+            },
+            "odds",
+            "f.json",
+        )
+    with pytest.raises(ValueError, match="exact fraction"):
+        parse_case({**raw, "expect": [{"after": 0, "odds": {"race_end": "0.5"}}]}, "odds", "f.json")
+
+
+def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice() -> None:
+    toy = f"{sys.executable} {REPO / 'docs' / 'toy_adapter.py'} --odds"
+    done = _camelup("conformance", "run", "--adapter", toy, "--format", "jsonl")
+    assert done.returncode == 1, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    cases = [r for r in results if "id" in r and "verdict" in r]
+    failed = {r["id"] for r in cases if r["verdict"] == "failed"}
+    assert "crazy.select.only-carrier/odds-grey-or-blue" in failed
+    ran = {r["id"] for r in cases if r["verdict"] in ("passed", "failed")}
+    assert ran and all("/odds-" in case_id for case_id in ran)
