@@ -152,7 +152,7 @@ def _same_as_apply(state: State) -> None:
         assert sum((odds.ticket_value(t) for t in held), F(0)) == slow.ticket_rewards.get(seat, 0)
 
 
-@settings(max_examples=40)
+@settings(max_examples=60)
 @given(_positions())
 def test_the_oracle_equals_the_enumeration_through_apply(state: State) -> None:
     assume(not state.is_over)
@@ -418,3 +418,27 @@ def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice() -> None
     assert "crazy.select.only-carrier/odds-grey-or-blue" in failed
     ran = {r["id"] for r in cases if r["verdict"] in ("passed", "failed")}
     assert ran and all("/odds-" in case_id for case_id in ran)
+
+
+def test_cli_takes_a_position_from_the_suite() -> None:
+    done = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sequences"] == 3
+    later = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--after", "1")
+    assert later.returncode == 3 and "has 0 step(s)" in later.stderr
+    missing = _camelup("odds", "--case", "no.such/case")
+    assert missing.returncode == 3 and len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_cli_after_k_steps_of_a_case_is_that_position() -> None:
+    from camelup.adapter import run_case
+    from camelup.conformance.suite import load_suite
+    from camelup.io.codec import state_from_json
+
+    case = load_suite().find("move.racing.clockwise/by-the-value")
+    assert case is not None and case.steps
+    reply = run_case(case.wire())
+    state = state_from_json(reply["steps"][0]["state"])
+    done = _camelup("odds", "--case", case.id, "--after", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sequences"] == leg_odds(state).sequences

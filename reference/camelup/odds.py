@@ -52,6 +52,7 @@ import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import attrs
 
@@ -392,7 +393,9 @@ class ActionValue:
 
     ``value`` = ``tile_coins`` - ``tile_coins_now`` + ``ticket_change`` for a tile action
     (``tile_coins_now``: what the player's tile where it lies now would earn); for a leg ticket
-    ``value`` is its expected reward and for the pyramid ticket its 1 EP.
+    ``value`` is its expected reward and for the pyramid ticket its 1 EP. The pyramid action is
+    listed once, as the first of its rolls in ``legal_actions`` (the player does not choose the
+    roll).
     """
 
     action: Action
@@ -623,7 +626,7 @@ def as_json(odds: LegOdds, values: Sequence[ActionValue] = ()) -> dict[str, obje
         "total_weight": odds.total_weight,
         "actions": [
             {
-                "action": to_json(v.action),
+                "action": _action_json(v.action, to_json),
                 "value": fractions_text([v.value])[0],
                 "tile_coins": fractions_text([v.tile_coins])[0],
                 "tile_coins_now": fractions_text([v.tile_coins_now])[0],
@@ -632,3 +635,10 @@ def as_json(odds: LegOdds, values: Sequence[ActionValue] = ()) -> dict[str, obje
             for v in values
         ],
     }
+
+
+def _action_json(action: Action, to_json: Callable[[Action], Any]) -> Any:
+    """The action as JSON; the pyramid action without a roll, which it does not choose."""
+    if type(action) is TakePyramidTicket:
+        return {"type": "take_pyramid_ticket", "player": action.player}
+    return to_json(action)
