@@ -68,12 +68,13 @@ def _positions() -> dict[str, State]:
     mid = apply(mid, PlaceTile(mid.to_move, 9, TileSide.BOOING)).state
     mid = apply(mid, PlaceTile(mid.to_move, 6, TileSide.CHEERING)).state
     mid = apply(mid, TakePyramidTicket(mid.to_move, DieRoll(Die.GREEN, 2))).state
-    mid = apply(mid, TakePyramidTicket(mid.to_move, DieRoll(Die.GREY, 1, _crazy()))).state
+    later = apply(mid, TakePyramidTicket(mid.to_move, DieRoll(Die.GREY, 1, _crazy()))).state
     return {
         "fresh 1st-edition leg": _fresh(first, 1),
         "fresh 2nd-edition leg": _fresh(second, 1),
         "1st+whirlwind, leg 2": whirlwind,
-        "2nd mid-leg, tiles": mid,
+        "2nd mid-leg, tiles": mid,  # 4 dice to come
+        "2nd late leg, tiles": later,  # 3 dice to come
     }
 
 
@@ -134,7 +135,7 @@ def main() -> None:
     header = f"{'action values':26} {'actions':>8} {'oracle s':>10} {'apply s':>9} {'ratio':>8}"
     print(header + "  agree")
     positions = _positions()
-    mid = positions["2nd mid-leg, tiles"]
+    mid = positions["2nd late leg, tiles"]
     fast, values = _best(lambda: action_values(mid), args.repeat)
     start = time.perf_counter()
     by_apply = _values_by_apply(mid)
@@ -143,7 +144,7 @@ def main() -> None:
         if value.action in by_apply:
             assert value.value == by_apply[value.action], value.action
     ratio = through_apply / fast
-    label = "2nd mid-leg, every action"
+    label = "2nd late leg, every action"
     print(f"{label:26} {len(values):8} {fast:10.4f} {through_apply:9.3f} {ratio:7.0f}x  yes")
     fresh = positions["fresh 2nd-edition leg"]
     fast, values = _best(lambda: action_values(fresh), max(1, args.repeat // 2))
