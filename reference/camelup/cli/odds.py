@@ -167,6 +167,8 @@ def _progress(total: int) -> Any:
 
     def report(count: int) -> None:
         nonlocal done, last
+        if count == 0:
+            return
         done += count
         now = time.monotonic()
         if now - last >= 1.0 or (done == total and now - start >= 1.0):
