@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import camelup.render
-from camelup import Camel, CamelUpError, State, TakePyramidTicket, TileSide, apply
+from camelup import Camel, CamelUpError, State, TakePyramidTicket, TileSide, Variant, apply
 from camelup.adapter import run_case
 from camelup.cli import main
 from camelup.cli.render import use_color
@@ -208,9 +208,9 @@ def test_the_panel_shows_dice_tickets_and_money() -> None:
     assert tickets["green"] == ["G", "5 3 2"]
     players = {g.attrib["data-player"]: g for g in groups if "data-player" in g.attrib}
     assert [players[str(s)].attrib["data-money"] for s in range(4)] == ["7", "0", "3", "12"]
-    assert texts(players["1"]) == ["P1: 0 EP · B5 O5 (start)"]
-    assert texts(players["2"]) == ["P2: 3 EP (to move)"]
-    assert texts(players["0"]) == ["P0: 7 EP · 2 pyramid"]
+    assert texts(players["1"]) == ["player 1: 0 EP · leg tickets B5 O5 (start)"]
+    assert texts(players["2"]) == ["player 2: 3 EP (to move)"]
+    assert texts(players["0"]) == ["player 0: 7 EP · pyramid tickets 2"]
 
 
 def test_whirlwind_spaces_and_arrows_appear_only_with_the_module() -> None:
@@ -235,6 +235,20 @@ def test_crazy_camels_are_labelled_and_point_counterclockwise() -> None:
         tip = points[0]
         assert all(tip[0] < x for x, _ in points[1:])  # the tip is leftmost: counterclockwise
     assert groups["blue"].find(f"{SVG}polygon") is None  # racing camels need no arrow
+
+
+def test_the_grey_die_shows_the_colour_of_its_number() -> None:
+    rules = ruleset("second")
+    state = build(
+        rules,
+        {2: "B G", 5: "R Y P", 15: "cK", 16: "cW"},
+        pyramid_tickets={0: 2},
+        revealed=["B", "grey"],
+    )  # the helper rolls a white 1 on the grey die
+    root = parse(state_svg(state))
+    revealed = next(g for g in root.iter(f"{SVG}g") if g.attrib.get("data-dice") == "revealed")
+    assert texts(revealed) == ["B1", "1w"]
+    assert "revealed: B1 Gy1w" in state_text(state, color=False)
 
 
 def test_the_finish_line_and_the_spaces_past_it() -> None:
@@ -305,15 +319,16 @@ def text_columns(text: str) -> tuple[list[str], dict[int, int]]:
     numbers = next(i for i, line in enumerate(lines) if re.match(r"\|\s+1\s+2\s+3", line))
     row = lines[numbers]
     columns = {int(m.group()): m.end() - 1 for m in re.finditer(r"-?\d+", row)}
-    first_stack_row = 2  # after the title and a blank line
+    first_stack_row = lines.index("") + 1  # after the title (and variants) and a blank line
     rows = lines[first_stack_row:numbers]
     return [r for r in rows if not re.match(r"^[|\s]*([+-]1P\d[|\s]*)*$", r)], columns
 
 
 def test_text_form_puts_each_camel_on_its_column_bottom_to_top() -> None:
-    rules = ruleset("second")
+    rules = ruleset("second", variants=[Variant.CRAZY_FINISH_NEEDS_RACING])
     state = build(rules, {2: "B G", 5: "R cK Y P", 16: "cW"})
     text = state_text(state, color=False)
+    assert text.splitlines()[1] == "variants: crazy-finish-needs-racing"
     rows, columns = text_columns(text)
     for space, stack in state.occupied():
         end = columns[space]
@@ -331,7 +346,7 @@ def test_text_form_is_plain_unless_colour_is_asked_for() -> None:
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # colour adds nothing but colour
     assert "pyramid: B O W   revealed: G1 Y1" in plain
     assert "leg tickets (top first): B 2 | G 5 3 2 | O 3 2 | Y 5 3 2 | W 5 3 2" in plain
-    assert "P1: 0 EP, B5 O5 (start)" in plain
+    assert "player 1: 0 EP, leg tickets B5 O5 (start)" in plain
     assert "-1P2" in plain and "+1P0" in plain and "~~" in plain
 
 

@@ -49,7 +49,8 @@ _RACING_LOOKS = {
     Camel.CRAZY_WHITE: Look("crazy white", "cW", "#f4f4f4", "#000000", 255),
     Camel.CRAZY_BLACK: Look("crazy black", "cK", "#222222", "#ffffff", 235),
 }
-_GREY_DIE = Look("grey", "Gy", "#9a9a9a", "#000000", 246)
+# Mid grey, so that the grey die's white numbers and black numbers both stand out on it.
+_GREY_DIE = Look("grey", "Gy", "#7f7f7f", "#000000", 244)
 
 
 def camel_look(camel: Camel) -> Look:
@@ -87,14 +88,18 @@ def tile_words(tile: Tile) -> str:
 
 
 def player_line(state: State, seat: int, player: Player, separator: str = " · ") -> str:
-    """``P0: 3 EP · B5 G3 · 1 pyramid (to move, start)``: money, tickets held, marks."""
-    parts = [f"P{seat}: {player.money} EP"]
+    """``player 0: 3 EP · leg tickets B5 G3 · pyramid tickets 1 (to move, start)``.
+
+    Seats are spelled out: ``P5`` would read as the purple 5 ticket of the second edition.
+    """
+    parts = [f"player {seat}: {player.money} EP"]
     if player.leg_tickets:
-        parts.append(" ".join(f"{camel_look(t.camel).label}{t.value}" for t in player.leg_tickets))
+        held = " ".join(f"{camel_look(t.camel).label}{t.value}" for t in player.leg_tickets)
+        parts.append(f"leg tickets {held}")
     if player.pyramid_tickets:
-        parts.append(f"{player.pyramid_tickets} pyramid")
+        parts.append(f"pyramid tickets {player.pyramid_tickets}")
     if player.partner is not None:
-        parts.append(f"partner P{player.partner}")
+        parts.append(f"partner: player {player.partner}")
     marks = []
     if state.result is None and seat == state.to_move:
         marks.append("to move")

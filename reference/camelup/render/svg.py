@@ -367,8 +367,9 @@ def _draw_panel(canvas: _Canvas, layout: _Layout, state: State) -> float:
         shown = "" if roll.colour is None else f" in {camel_look(roll.colour).name.split()[-1]}"
         if roll.colour is None:
             label, ink = roll_label(roll), look.ink
-        else:  # the grey die as it lies: its number printed in white or in black
-            label, ink = str(roll.value), camel_look(roll.colour).fill
+        else:  # the grey die as it lies, its number in white or black, and "w"/"k" to say so
+            label = roll_label(roll).removeprefix(look.label)
+            ink = camel_look(roll.colour).fill
         title = f"{look.name} die showed {roll.value}{shown}"
         x = _die_box(canvas, x, y, look.fill, ink, label, title)
     canvas.add("</g>")
@@ -390,18 +391,16 @@ def _draw_panel(canvas: _Canvas, layout: _Layout, state: State) -> float:
         canvas.add("</g>")
         x += 24 + 6 * len(left) + 10
     y += ROW
-    half = (layout.width - 2 * MARGIN) / 2
     for seat, player in enumerate(state.players):
-        column, row = seat % 2, seat // 2
         canvas.add(f"<g data-player={_attr(seat)} data-money={_attr(player.money)}>")
         canvas.text(
-            MARGIN + column * half,
-            y + row * PLAYER_ROW + 12,
+            MARGIN,
+            y + seat * PLAYER_ROW + 12,
             player_line(state, seat, player),
             anchor="start",
         )
         canvas.add("</g>")
-    return y + ((len(state.players) + 1) // 2) * PLAYER_ROW + MARGIN
+    return y + len(state.players) * PLAYER_ROW + MARGIN
 
 
 def state_svg(state: State, *, move: Iterable[object] | None = None) -> str:

@@ -152,7 +152,7 @@ def state_text(state: State, *, color: bool, move: Iterable[object] | None = Non
     ``move``, as for :func:`camelup.render.svg.state_svg`, lists the step's unit moves.
     """
     drawing = board(state, move)
-    lines = [drawing.title, ""]
+    lines = [drawing.title, *([drawing.variants] if drawing.variants else []), ""]
     lines += _track_rows(drawing, color)
     lines.append("")
     lines += _moves(drawing)
