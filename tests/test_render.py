@@ -213,6 +213,18 @@ def test_the_panel_shows_dice_tickets_and_money() -> None:
     assert texts(players["0"]) == ["player 0: 7 EP · pyramid tickets 2"]
 
 
+def test_partners_are_named_on_both_seats() -> None:
+    rules = ruleset("second", 6)
+    state = build(rules, {2: "B G", 5: "R Y P", 15: "cK", 16: "cW"}, partners={4: 1})
+    root = parse(state_svg(state))
+    players = {
+        g.attrib["data-player"]: texts(g) for g in root.iter(f"{SVG}g") if "data-player" in g.attrib
+    }
+    assert players["1"] == ["player 1: 3 EP · partner: player 4"]
+    assert players["4"] == ["player 4: 3 EP · partner: player 1"]
+    assert players["0"] == ["player 0: 3 EP (to move, start)"]
+
+
 def test_whirlwind_spaces_and_arrows_appear_only_with_the_module() -> None:
     with_module = parse(state_svg(first_edition_position()))
     marks = [g for g in with_module.iter(f"{SVG}g") if "data-whirlwind" in g.attrib]

@@ -98,8 +98,9 @@ def player_line(state: State, seat: int, player: Player, separator: str = " · "
         parts.append(f"leg tickets {held}")
     if player.pyramid_tickets:
         parts.append(f"pyramid tickets {player.pyramid_tickets}")
-    if player.partner is not None:
-        parts.append(f"partner: player {player.partner}")
+    partner = state.partner_of(seat)
+    if partner is not None:
+        parts.append(f"partner: player {partner}")
     marks = []
     if state.result is None and seat == state.to_move:
         marks.append("to move")
