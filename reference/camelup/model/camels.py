@@ -25,8 +25,8 @@ class Camel(enum.Enum):
     # Set once below; a plain attribute is much cheaper on the hot path than a property.
     is_crazy: bool
 
-    # Members are singletons, so identity hashing is exact; Enum's own __hash__ is a Python
-    # call, and tracks of camels are hashed as position keys by the odds oracle.
+    # Members are singletons compared by identity, so the identity hash is a correct hash,
+    # and a C-level one: Enum's own hashes the name in Python on every set or dict lookup.
     __hash__ = object.__hash__
 
     def __repr__(self) -> str:
@@ -53,7 +53,7 @@ class Die(enum.Enum):
 
     camel: Camel | None  # the racing camel it moves; None for the grey die
 
-    __hash__ = object.__hash__  # identity, as for Camel
+    __hash__ = object.__hash__  # as for Camel
 
     def __repr__(self) -> str:
         return f"Die.{self.name}"
