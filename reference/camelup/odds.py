@@ -50,9 +50,8 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
 
 import attrs
 
@@ -607,38 +606,3 @@ def race_estimates(
         winner_counts=wins,
         loser_counts=losses,
     )
-
-
-def fractions_text(values: Iterable[Fraction]) -> list[str]:
-    """Exact ``"n/d"`` strings (``"0/1"``, ``"1/1"`` included) for JSON output."""
-    return [f"{v.numerator}/{v.denominator}" for v in values]
-
-
-def as_json(odds: LegOdds, values: Sequence[ActionValue] = ()) -> dict[str, object]:
-    """The odds as JSON values, every probability an exact ``"n/d"`` string."""
-    from camelup.io.codec import to_json
-
-    return {
-        "places": {c.value: fractions_text(row) for c, row in odds.places().items()},
-        "race_end": fractions_text([odds.race_end])[0],
-        "sequences": odds.sequences,
-        "race_end_sequences": odds.race_end_sequences,
-        "total_weight": odds.total_weight,
-        "actions": [
-            {
-                "action": _action_json(v.action, to_json),
-                "value": fractions_text([v.value])[0],
-                "tile_coins": fractions_text([v.tile_coins])[0],
-                "tile_coins_now": fractions_text([v.tile_coins_now])[0],
-                "ticket_change": fractions_text([v.ticket_change])[0],
-            }
-            for v in values
-        ],
-    }
-
-
-def _action_json(action: Action, to_json: Callable[[Action], Any]) -> Any:
-    """The action as JSON; the pyramid action without a roll, which it does not choose."""
-    if type(action) is TakePyramidTicket:
-        return {"type": "take_pyramid_ticket", "player": action.player}
-    return to_json(action)

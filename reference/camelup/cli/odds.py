@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -149,7 +150,7 @@ def run(options: argparse.Namespace) -> int:
             state, options.race, options.seed, options.jobs, _progress(options.race)
         )
     if options.json:
-        document = odds.as_json(leg, values)
+        document = as_json(leg, values)
         if estimates is not None:
             document["race"] = _race_json(estimates)
         print(json.dumps(document, indent=2))
@@ -223,3 +224,39 @@ def _print_race(estimates: Any) -> None:
         winner_card = cell(estimates.winner_card[camel], 3)
         loser_card = cell(estimates.loser_card[camel], 3)
         print(f"{camel.value:8} {wins:>20} {loses:>20} {winner_card:>22} {loser_card:>22}")
+
+
+def fractions_text(values: Iterable[Fraction]) -> list[str]:
+    """Exact ``"n/d"`` strings (``"0/1"``, ``"1/1"`` included) for JSON output."""
+    return [f"{v.numerator}/{v.denominator}" for v in values]
+
+
+def as_json(odds: Any, values: Any = ()) -> dict[str, Any]:
+    """The odds as JSON values, every probability an exact ``"n/d"`` string."""
+    return {
+        "places": {c.value: fractions_text(row) for c, row in odds.places().items()},
+        "race_end": fractions_text([odds.race_end])[0],
+        "sequences": odds.sequences,
+        "race_end_sequences": odds.race_end_sequences,
+        "total_weight": odds.total_weight,
+        "actions": [
+            {
+                "action": _action_json(v.action),
+                "value": fractions_text([v.value])[0],
+                "tile_coins": fractions_text([v.tile_coins])[0],
+                "tile_coins_now": fractions_text([v.tile_coins_now])[0],
+                "ticket_change": fractions_text([v.ticket_change])[0],
+            }
+            for v in values
+        ],
+    }
+
+
+def _action_json(action: Any) -> Any:
+    """The action as JSON; the pyramid action without a roll, which it does not choose."""
+    from camelup.io.codec import to_json
+    from camelup.model.actions import TakePyramidTicket
+
+    if type(action) is TakePyramidTicket:
+        return {"type": "take_pyramid_ticket", "player": action.player}
+    return to_json(action)
