@@ -279,6 +279,9 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
         metavar="FILE",
         help="write the shrunk case file to FILE (default: standard output)",
     )
+    from camelup.cli import report
+
+    report.add_arguments(verbs.add_parser("report", help=report.HELP, description=report.HELP))
 
 
 def build_parser() -> argparse.ArgumentParser:
