@@ -292,6 +292,9 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
     from camelup.cli import report
 
     report.add_arguments(verbs.add_parser("report", help=report.HELP, description=report.HELP))
+    from camelup.cli import export
+
+    export.add_arguments(verbs.add_parser("export", help=export.HELP, description=export.HELP))
 
 
 def build_parser() -> argparse.ArgumentParser:
