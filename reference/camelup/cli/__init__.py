@@ -304,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from camelup.resources import package_version
+
+    parser.add_argument("--version", action="version", version=f"camelup {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     spec = commands.add_parser(
         "spec",

@@ -29,15 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("camelup")
-    except PackageNotFoundError:  # a source checkout on sys.path, not installed
-        return "0+unknown"
-
-
 def run(options: argparse.Namespace) -> int:
     import hashlib
     import json
@@ -46,6 +37,7 @@ def run(options: argparse.Namespace) -> int:
     from camelup.cli.report import ruleset_name
     from camelup.conformance.protocol import PROTOCOL
     from camelup.conformance.suite import case_files, load_suite, suite_directory
+    from camelup.resources import package_version
 
     def fail(code: int, message: str) -> int:
         print(f"camelup conformance export: {message}", file=sys.stderr)
@@ -91,7 +83,7 @@ def run(options: argparse.Namespace) -> int:
         files.append(entry)
     manifest = {
         "bundle": BUNDLE_FORMAT,
-        "suite_version": _version(),
+        "suite_version": package_version(),
         "protocol_version": PROTOCOL,
         "json_schema": "https://json-schema.org/draft/2020-12/schema",
         "cases": len(suite.cases),
