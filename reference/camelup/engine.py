@@ -37,15 +37,17 @@ from camelup.model.events import (
 )
 from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile
 from camelup.model.track import FIRST_SPACE, LAST_SPACE
-from camelup.rules.betting import finish_card_problem, leg_ticket_problem
+
+# The predicates are called through their modules, so that one patched rule changes play,
+# validation and the legal actions alike (tests/test_one_rule_once.py).
+from camelup.rules import betting, movement, partnership, tiles, turn
 from camelup.rules.crazy import choose_crazy_camel
 from camelup.rules.final import score_finish_piles
 from camelup.rules.leg import leg_is_over, next_start_player, players_for_new_leg, score_leg
-from camelup.rules.movement import move_camel_unit, roll_problem
-from camelup.rules.partnership import partnership_problem
+from camelup.rules.movement import move_camel_unit
 from camelup.rules.ranking import ranking
-from camelup.rules.tiles import SIDES, tile_action_problem, tile_space_problem
-from camelup.rules.turn import next_seat, turn_problem
+from camelup.rules.tiles import SIDES
+from camelup.rules.turn import next_seat
 from camelup.trace import implements
 
 
@@ -63,7 +65,7 @@ def apply(state: State, action: Action) -> Result:
     Raises :class:`IllegalAction` (with a stable ``code`` and the violated ``clause``) when the
     action is not allowed; ``state`` is never changed, it is immutable.
     """
-    problem = turn_problem(state, action.player)
+    problem = turn.turn_problem(state, action.player)
     if problem is not None:
         raise problem.illegal()
     if type(action) is TakePyramidTicket:
@@ -84,7 +86,7 @@ def _replace_player(players: tuple[Player, ...], seat: int, player: Player) -> t
 
 
 def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
-    problem = leg_ticket_problem(state, action.camel)
+    problem = betting.leg_ticket_problem(state, action.camel)
     if problem is not None:
         raise problem.illegal()
     ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
@@ -99,24 +101,24 @@ def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
 
 
 def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
-    problem = tile_action_problem(state, action.player, moving=type(action) is MoveTile)
-    problem = problem or tile_space_problem(state, action.player, action.space, action.side)
+    problem = tiles.tile_action_problem(state, action.player, moving=type(action) is MoveTile)
+    problem = problem or tiles.tile_space_problem(state, action.player, action.space, action.side)
     if problem is not None:
         raise problem.illegal()
     own = state.tile_of(action.player)
-    tiles = tuple(t for t in state.tiles if t.owner != action.player)
-    tiles = tuple(
-        sorted((*tiles, Tile(action.space, action.player, action.side)), key=lambda t: t.space)
+    others = tuple(t for t in state.tiles if t.owner != action.player)
+    placed = tuple(
+        sorted((*others, Tile(action.space, action.player, action.side)), key=lambda t: t.space)
     )
     clause = "tile.move.different-space" if own is not None else "tile.place.empty-space"
     event = TilePlaced(action.player, action.space, action.side, own.space if own else None, clause)
-    new = attrs.evolve(state, tiles=tiles, to_move=next_seat(state, action.player))
+    new = attrs.evolve(state, tiles=placed, to_move=next_seat(state, action.player))
     return Result(new, (event,))
 
 
 @implements("bet.finish.pile-order")
 def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
-    problem = finish_card_problem(state, action.player, action.camel)
+    problem = betting.finish_card_problem(state, action.player, action.camel)
     if problem is not None:
         raise problem.illegal()
     card = FinishCard(action.player, action.camel)
@@ -129,7 +131,7 @@ def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
 
 
 def _form_partnership(state: State, action: FormPartnership) -> Result:
-    problem = partnership_problem(state, action.player, action.partner)
+    problem = partnership.partnership_problem(state, action.player, action.partner)
     if problem is not None:
         raise problem.illegal()
     pair = (min(action.player, action.partner), max(action.player, action.partner))
@@ -145,7 +147,7 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
 def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     roll = action.roll
     die = roll.die
-    problem = roll_problem(state.pyramid, roll)
+    problem = movement.roll_problem(state.pyramid, roll)
     if problem is not None:
         raise problem.illegal()
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
@@ -264,20 +266,20 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     seat = state.to_move
     actions: list[Action] = []
     for camel in state.ruleset.racing_camels:
-        if leg_ticket_problem(state, camel) is None:
+        if betting.leg_ticket_problem(state, camel) is None:
             actions.append(TakeLegTicket(seat, camel))
     tile_action = MoveTile if state.tile_of(seat) is not None else PlaceTile
     sides = SIDES[state.ruleset.edition]
     for space in range(FIRST_SPACE, LAST_SPACE + 1):
         # Both sides of the edition are always allowed, so one check per space settles both.
-        if tile_space_problem(state, seat, space, sides[0]) is None:
+        if tiles.tile_space_problem(state, seat, space, sides[0]) is None:
             actions.extend(tile_action(seat, space, side) for side in sides)
     actions.extend(TakePyramidTicket(seat, roll) for roll in possible_rolls(state))
     for camel in state.ruleset.racing_camels:
-        if finish_card_problem(state, seat, camel) is None:
+        if betting.finish_card_problem(state, seat, camel) is None:
             actions.append(PlaceFinishCard(seat, camel, Pile.WINNER))
             actions.append(PlaceFinishCard(seat, camel, Pile.LOSER))
     for other in range(state.ruleset.players):
-        if partnership_problem(state, seat, other) is None:
+        if partnership.partnership_problem(state, seat, other) is None:
             actions.append(FormPartnership(seat, other))
     return tuple(actions)

@@ -48,11 +48,8 @@ from camelup.model.dice import DieRoll
 from camelup.model.errors import InvalidRuleset
 from camelup.model.ruleset import Edition, Module, Ruleset, Variant
 from camelup.model.state import Pile, State, TileSide
-from camelup.rules.betting import finish_card_problem, leg_ticket_problem
-from camelup.rules.movement import roll_problem
-from camelup.rules.partnership import partnership_problem
+from camelup.rules import betting, movement, partnership, tiles  # called through: see engine.py
 from camelup.rules.setup import Setup, new_game
-from camelup.rules.tiles import tile_space_problem
 
 __all__ = [
     "actions",
@@ -315,6 +312,19 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
     """
     if state.is_over:
         return actions(state.ruleset)
+    others = [s for s in range(-2, state.ruleset.players + 2) if s != state.to_move]
+    wrong_seat = st.builds(
+        lambda action, other: attrs.evolve(action, player=other),
+        legal_actions(state),
+        st.sampled_from(others),
+    )
+    kinds = invalid_action_kinds(state)
+    return st.one_of(wrong_seat, *(st.sampled_from(kind) for kind in kinds if kind))
+
+
+def invalid_action_kinds(state: State) -> list[list[Action]]:
+    """The candidates of :func:`invalid_actions` by the rule they break, for the seat to move
+    in a state whose race goes on (each list may be empty)."""
     ruleset, seat = state.ruleset, state.to_move
     racing = ruleset.racing_camels
     own_tile = state.tile_of(seat)
@@ -334,18 +344,18 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
     bad_faces += [DieRoll(Die.GREY, v, c) for v in _FACES for c in (None, *racing)]
     bad_faces += [DieRoll(d, v, c) for d in racing_dice for v in _FACES for c in Camel]
     kinds: list[list[Action]] = [
-        [TakeLegTicket(seat, c) for c in Camel if leg_ticket_problem(state, c) is not None],
+        [TakeLegTicket(seat, c) for c in Camel if betting.leg_ticket_problem(state, c) is not None],
         [wrong_tile_action(seat, space, side) for space in range(-1, 19) for side in TileSide],
         [
             tile_action(seat, space, side)
             for space in range(-3, 21)
             for side in TileSide
-            if tile_space_problem(state, seat, space, side) is not None
+            if tiles.tile_space_problem(state, seat, space, side) is not None
         ],
         [
             PlaceFinishCard(seat, c, pile)
             for c in Camel
-            if finish_card_problem(state, seat, c) is not None
+            if betting.finish_card_problem(state, seat, c) is not None
             for pile in Pile
         ],
         [
@@ -357,21 +367,15 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
         [
             TakePyramidTicket(seat, roll)
             for roll in bad_faces
-            if roll.die in state.pyramid and roll_problem(state.pyramid, roll) is not None
+            if roll.die in state.pyramid and movement.roll_problem(state.pyramid, roll) is not None
         ],
         [
             FormPartnership(seat, other)
             for other in range(-1, ruleset.players + 1)
-            if partnership_problem(state, seat, other) is not None
+            if partnership.partnership_problem(state, seat, other) is not None
         ],
     ]
-    others = [s for s in range(-2, ruleset.players + 2) if s != seat]
-    wrong_seat = st.builds(
-        lambda action, other: attrs.evolve(action, player=other),
-        legal_actions(state),
-        st.sampled_from(others),
-    )
-    return st.one_of(wrong_seat, *(st.sampled_from(kind) for kind in kinds if kind))
+    return kinds
 
 
 def _sampled(values: Iterable[_T]) -> st.SearchStrategy[_T]:

@@ -35,10 +35,7 @@ from camelup.model.errors import PathPart, Violation
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import State
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, SLOTS
-from camelup.rules.betting import bet_camel_problem
-from camelup.rules.crazy import crossing_wraps
-from camelup.rules.partnership import partnership_problem
-from camelup.rules.tiles import tile_kind_clause, tile_space_problem
+from camelup.rules import betting, crazy, partnership, tiles  # called through: see engine.py
 from camelup.trace import implements
 
 __all__ = [
@@ -143,14 +140,14 @@ def _crossing_unit(state: State, space: int) -> Iterator[Violation]:
     if space < FIRST_SPACE and not unit[0].is_crazy:
         message = "only a crazy camel leads a unit backwards over the line"
         yield Violation("impossible-crossing", "end.crossing.crazy", message, where)
-    if space < FIRST_SPACE and crossing_wraps(state.ruleset, unit):
+    if space < FIRST_SPACE and crazy.crossing_wraps(state.ruleset, unit):
         message = "under crazy-finish-needs-racing a lone crazy camel goes round, not over"
         yield Violation("impossible-crossing", "crazy.wrap", message, where)
 
 
 def _tiles(state: State) -> Iterator[Violation]:
     """Each tile must lie where its owner could have put it, the others lying where they do."""
-    kind = tile_kind_clause(state.ruleset.edition)
+    kind = tiles.tile_kind_clause(state.ruleset.edition)
     owners: set[int] = set()
     for index, tile in enumerate(state.tiles):
         if not _is_seat(state, tile.owner):
@@ -162,7 +159,7 @@ def _tiles(state: State) -> Iterator[Violation]:
         owners.add(tile.owner)
         # Earlier tiles only: of two tiles in conflict, the later one is named.
         before = attrs.evolve(state, tiles=state.tiles[:index])
-        problem = tile_space_problem(before, tile.owner, tile.space, tile.side)
+        problem = tiles.tile_space_problem(before, tile.owner, tile.space, tile.side)
         if problem is not None:
             yield problem.at("tiles", index)
 
@@ -199,7 +196,7 @@ def _leg_tickets(state: State) -> Iterator[Violation]:
     for seat, player in enumerate(state.players):
         for index, ticket in enumerate(player.leg_tickets):
             where: tuple[PathPart, ...] = ("players", seat, "leg_tickets", index)
-            problem = bet_camel_problem(ruleset, ticket.camel, "leg tickets")
+            problem = betting.bet_camel_problem(ruleset, ticket.camel, "leg tickets")
             if problem is not None:
                 yield problem.at(*where, "camel")
                 continue
@@ -248,7 +245,7 @@ def _piles(state: State) -> Iterator[Violation]:
             if not _is_seat(state, card.owner):
                 message = f"there is no seat {card.owner}"
                 yield Violation("bad-seat", "bet.finish.place", message, (name, index, "owner"))
-            problem = bet_camel_problem(state.ruleset, card.camel, "finish cards")
+            problem = betting.bet_camel_problem(state.ruleset, card.camel, "finish cards")
             if problem is not None:
                 yield problem.at(name, index, "camel")
             if (card.owner, card.camel) in placed:
@@ -263,7 +260,7 @@ def _partners(state: State) -> Iterator[Violation]:
     """Each partnership must be one the two seats could have formed, in the order given."""
     for index, (first, second) in enumerate(state.partnerships):
         before = attrs.evolve(state, partnerships=state.partnerships[:index])
-        problem = partnership_problem(before, first, second)
+        problem = partnership.partnership_problem(before, first, second)
         if problem is not None:
             # The JSON says it with each seat's partner; the first seat's names the pair.
             yield Violation(
@@ -347,7 +344,7 @@ def claims_problem(state: State, claims: Claims) -> Violation | None:
             )
     for seat, claimed_hand in enumerate(claims.hands):
         for index, camel in enumerate(claimed_hand):
-            problem = bet_camel_problem(ruleset, camel, "finish cards")
+            problem = betting.bet_camel_problem(ruleset, camel, "finish cards")
             if problem is not None:
                 return problem.at("players", seat, "finish_cards", index)
         if frozenset(claimed_hand) != state.hand(seat):

@@ -331,6 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("id")
     show.set_defaults(run=cmd_spec_show)
     _add_conformance(commands)
+    from camelup.cli import render  # the verb is defined in its own module
+
+    render.add_arguments(commands.add_parser("render", help=render.HELP))
     return parser
 
 

@@ -21,6 +21,9 @@ from camelup.model.ruleset import PYRAMID_TICKETS, Ruleset
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack, slot
 from camelup.trace import implements, implements_value
 
+_FIRST_SLOT = slot(FIRST_SPACE)
+_PAST_LAST_SLOT = slot(LAST_SPACE) + 1
+
 
 class TileSide(enum.Enum):
     """The face-up side of a desert tile (1st edition) or spectator tile (2nd edition)."""
@@ -114,11 +117,11 @@ class State:
     leg: int
     partnerships: tuple[tuple[int, int], ...] = ()
 
-    @cached_property
+    @property
     @implements("move.die.stays-out")
     def pyramid(self) -> tuple[Die, ...]:
         """The dice still in the pyramid, in ruleset order: the edition's dice but those out."""
-        out = {roll.die for roll in self.revealed}
+        out = [roll.die for roll in self.revealed]
         return tuple(die for die in self.ruleset.dice if die not in out)
 
     @cached_property
@@ -126,13 +129,11 @@ class State:
     def ticket_stacks(self) -> tuple[tuple[int, ...], ...]:
         """Each racing camel's remaining leg tickets, bottom to top, in ``racing_camels`` order:
         the full stack less as many tickets, from the top, as the players hold of that camel."""
-        held = dict.fromkeys(self.ruleset.racing_camels, 0)
-        for player in self.players:
-            for ticket in player.leg_tickets:
-                if ticket.camel in held:
-                    held[ticket.camel] += 1
+        held = [ticket.camel for player in self.players for ticket in player.leg_tickets]
         full = self.ruleset.leg_ticket_values
-        return tuple(full[: max(0, len(full) - held[camel])] for camel in held)
+        return tuple(
+            full[: max(0, len(full) - held.count(camel))] for camel in self.ruleset.racing_camels
+        )
 
     @cached_property
     @implements("bet.finish.permanent")
@@ -157,12 +158,12 @@ class State:
                 return first
         return None
 
-    @cached_property
+    @property
     @implements("end.crossing.racing", "end.crossing.crazy")
     def is_over(self) -> bool:
         """The race is over once a unit has crossed the finish line: a camel stands past it."""
         track = self.track
-        return any(track[: slot(FIRST_SPACE)]) or any(track[slot(LAST_SPACE) + 1 :])
+        return any(track[:_FIRST_SLOT]) or any(track[_PAST_LAST_SLOT:])
 
     @property
     @implements("final.winners")
