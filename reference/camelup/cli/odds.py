@@ -20,12 +20,12 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_INPUT = 3
 
-DESCRIPTION = (
-    "Exact odds of the current leg of a position (places per camel, race-end probability,"
-    " outcome sequences) and the expected coins within the leg of each action of the player to"
-    " move, best first. Model: every die left in the pyramid equally likely, racing faces 1/3,"
-    " grey faces 1/6; dice come out until the leg ends or a camel crosses the line."
-)
+DESCRIPTION = """\
+Exact odds of the current leg of a position: each racing camel's chance of each place, the
+chance that the race ends in the leg, the number of outcome sequences; and the expected coins
+within the leg of each action of the player to move, best first. Model: every die left in the
+pyramid equally likely, racing faces 1/3 each, grey faces 1/6 each; dice come out until the
+leg ends or a unit crosses the line. --race N adds whole races played by dice alone."""
 EPILOG = """\
 exit codes:
    0  done
