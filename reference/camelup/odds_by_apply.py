@@ -1,10 +1,10 @@
 """The leg odds by plain enumeration through ``apply``: slow, simple, independent of the oracle.
 
 This is the check for :mod:`camelup.odds`, in the way perft checks a chess move generator: it
-plays every pyramid action of :func:`camelup.legal_actions` (one per possible roll) with
-:func:`camelup.apply`, multiplies the exact probabilities of :func:`camelup.chance_outcomes`
-along each path, and stops a path at the leg scoring event (``LegScored``), which ``apply``
-emits both at the end of a leg and at the end of the race. It shares no code with the oracle
+plays the pyramid action with every roll of :func:`camelup.chance_outcomes` through
+:func:`camelup.apply`, multiplies their exact probabilities along each path, and stops a path
+at the leg scoring event (``LegScored``), which ``apply`` emits both at the end of a leg and at
+the end of the race. It shares no code with the oracle
 beyond the engine itself: no memo, no integer weights, no result type.
 """
 
@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import attrs
 
-from camelup.engine import apply, chance_outcomes, legal_actions
+from camelup.engine import apply, chance_outcomes
 from camelup.model.actions import TakePyramidTicket
 from camelup.model.camels import Camel
 from camelup.model.events import GameEnded, LegScored, TilePaid
@@ -36,17 +36,14 @@ class Leaf:
 
 
 def leaves(state: State) -> Iterator[Leaf]:
-    """Every outcome sequence of the rest of the leg, in ``legal_actions`` order."""
+    """Every outcome sequence of the rest of the leg, in ``chance_outcomes`` order."""
     yield from _walk(state, Fraction(1), {})
 
 
 def _walk(state: State, probability: Fraction, coins: dict[int, int]) -> Iterator[Leaf]:
-    chances = dict(chance_outcomes(state))
-    for action in legal_actions(state):
-        if not isinstance(action, TakePyramidTicket):
-            continue
-        result = apply(state, action)
-        here = probability * chances[action.roll]
+    for roll, chance in chance_outcomes(state):
+        result = apply(state, TakePyramidTicket(state.to_move, roll))
+        here = probability * chance
         earned = dict(coins)
         scored = None
         ended = False
