@@ -21,6 +21,7 @@ from camelup.rules import crazy, movement
 from camelup.trace import implements
 
 Track = movement.Track
+_GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
 
 
 @implements("move.pyramid.take-ticket", "move.racing.clockwise", "crazy.move.counterclockwise")
@@ -46,7 +47,7 @@ def reveal(
     nothing is recorded and no event object is made.
     """
     die = roll.die
-    if die is Die.GREY:
+    if die is _GREY:
         camel, clause = crazy.choose_crazy_camel(track, roll)
         if events is not None:
             events.append(CrazyCamelChosen(camel, clause))
