@@ -356,6 +356,7 @@ def test_json_is_parsed_in_one_place_and_pointers_are_built_in_one_place() -> No
         text = path.read_text("utf-8")
         if path.name != "jsonio.py":
             assert "json.loads" not in text and "json.load(" not in text, path.name
+        if path.name != "errors.py":  # camelup.model.errors.pointer, which jsonio.pointer wraps
             assert not re.search(r'replace\("~", "~0"\)', text), path.name
         assert "def _pointer" not in text, path.name
 

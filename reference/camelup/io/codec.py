@@ -50,7 +50,13 @@ from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, GameResult, LegTicket, Player, State, Tile
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MIN_SPACE, SLOTS, slot
 from camelup.rules.setup import Setup
-from camelup.validation import card_order, validate_state
+from camelup.validation import (
+    Claims,
+    card_order,
+    claimed_partnerships,
+    claims_problem,
+    validate_state,
+)
 
 __all__ = [
     "TAGS",
@@ -95,6 +101,12 @@ def _enum_hook(kind: type[enum.Enum]) -> Callable[[Any, Any], Any]:
     return lambda value, _: members[value]
 
 
+def _is_array(kind: Any) -> bool:
+    """``tuple[X, ...]`` or ``frozenset[X]``."""
+    origin: Any = typing.get_origin(kind)
+    return origin in (tuple, frozenset) and typing.get_args(kind)[1:] in ((), (Ellipsis,))
+
+
 def _array_hook(kind: Any, converter: cattrs.Converter) -> Callable[[Any, Any], Any]:
     item = typing.get_args(kind)[0]
     hook = converter.get_structure_hook(item)
@@ -118,11 +130,7 @@ def _converter() -> cattrs.Converter:
     converter.register_structure_hook_factory(
         lambda kind: isinstance(kind, type) and issubclass(kind, enum.Enum), _enum_hook
     )
-    converter.register_structure_hook_factory(
-        lambda kind: typing.get_origin(kind) in (tuple, frozenset)
-        and typing.get_args(kind)[1:] in ((), (Ellipsis,)),
-        lambda kind: _array_hook(kind, converter),
-    )
+    converter.register_structure_hook_factory(_is_array, lambda kind: _array_hook(kind, converter))
     reward = tuple[LegTicket, int]
     converter.register_structure_hook_func(
         lambda kind: kind == reward,
@@ -232,10 +240,10 @@ def _state_to_json(state: State) -> dict[str, Any]:
             "money": p.money,
             "leg_tickets": [_LEG_TICKET(t) for t in p.leg_tickets],
             "pyramid_tickets": p.pyramid_tickets,
-            "finish_cards": _hand_to_json(p.finish_cards, racing, order),
-            "partner": p.partner,
+            "finish_cards": _hand_to_json(state.hand(seat), racing, order),
+            "partner": state.partner_of(seat),
         }
-        for p in state.players
+        for seat, p in enumerate(state.players)
     ]
     return {
         "ruleset": _ruleset_to_json(state.ruleset),
@@ -311,14 +319,21 @@ def event_from_json(value: Any, pointer: str = "", *, checked: bool = False) -> 
     return event
 
 
+_PLAYER_FIELDS = tuple(field.name for field in attrs.fields(Player))
+
+
 def _state(document: dict[str, Any], pointer: str) -> State:
     """The one place a state is built from its (schema-checked) JSON: each member structured,
-    then one constructor call."""
+    then one constructor call. The members the state derives are left out; a seat's partner
+    becomes the state's pairs (InvalidState when the two seats disagree)."""
     ruleset = _ruleset(document["ruleset"], pointer + "/ruleset")
     track: list[tuple[Camel, ...]] = [()] * SLOTS
     for space, stack in document["track"].items():
         track[slot(int(space))] = tuple(map(Camel, stack))
-    stacks = document["ticket_stacks"]
+    seats = document["players"]
+    partnerships, asymmetric = claimed_partnerships([seat["partner"] for seat in seats])
+    if asymmetric is not None:
+        raise asymmetric.invalid_state(pointer)
 
     def member(key: str, kind: Any) -> Any:
         return CONVERTER.structure(document[key], kind)
@@ -327,52 +342,49 @@ def _state(document: dict[str, Any], pointer: str) -> State:
         ruleset=ruleset,
         track=tuple(track),
         tiles=member("tiles", tuple[Tile, ...]),
-        pyramid=tuple(map(Die, document["pyramid"])),
         revealed=member("revealed", tuple[DieRoll, ...]),
-        ticket_stacks=tuple(
-            CONVERTER.structure(stacks[camel.value], tuple[int, ...])
-            for camel in ruleset.racing_camels
+        players=tuple(
+            CONVERTER.structure({key: seat[key] for key in _PLAYER_FIELDS}, Player)
+            for seat in seats
         ),
-        players=member("players", tuple[Player, ...]),
         winner_pile=member("winner_pile", tuple[FinishCard, ...]),
         loser_pile=member("loser_pile", tuple[FinishCard, ...]),
         to_move=member("to_move", int),
         start_player=member("start_player", int),
         leg=member("leg", int),
-        result=member("result", GameResult | None),
+        partnerships=partnerships,
+    )
+
+
+def _claims(document: dict[str, Any], ruleset: Ruleset) -> Claims:
+    """What the JSON says about the members the state derives (kept on the wire for readers)."""
+    stacks, result = document["ticket_stacks"], document["result"]
+    return Claims(
+        pyramid=tuple(map(Die, document["pyramid"])),
+        ticket_stacks=tuple(
+            CONVERTER.structure(stacks[camel.value], tuple[int, ...])
+            for camel in ruleset.racing_camels
+        ),
+        hands=tuple(tuple(map(Camel, seat["finish_cards"])) for seat in document["players"]),
+        winners=None if result is None else CONVERTER.structure(result, GameResult).winners,
     )
 
 
 def state_from_json(value: Any, pointer: str = "", *, checked: bool = False) -> State:
-    """A state: well formed (else InvalidState "malformed") and possible under the rules (else
-    InvalidState from :func:`camelup.validation.validate_state`)."""
+    """A state: well formed (else InvalidState "malformed"), possible under the rules (else
+    InvalidState from :func:`camelup.validation.validate_state`), and with the members the
+    state derives (pyramid, ticket stacks, hands, partners, result) as it derives them."""
     _gate("state", value, pointer, checked)
     state = _state(value, pointer)
     for index in range(1, len(state.tiles)):  # a set in the model, an ordered tuple in State
         if state.tiles[index].space < state.tiles[index - 1].space:
             message = "tiles must be sorted by space"
             raise InvalidState("malformed", "tile.place.side", message, f"{pointer}/tiles/{index}")
-    try:
-        validate_state(state)
-    except InvalidState as problem:
-        where = _in_document(problem.pointer or "", state, value)
-        raise InvalidState(problem.code, problem.clause, problem.message, pointer + where) from None
+    validate_state(state, pointer)
+    disagreement = claims_problem(state, _claims(value, state.ruleset))
+    if disagreement is not None:
+        raise disagreement.invalid_state(pointer)
     return state
-
-
-_HAND_CARD = re.compile(r"^/players/(\d+)/finish_cards/(\d+)$")
-
-
-def _in_document(where: str, state: State, document: dict[str, Any]) -> str:
-    """``where`` (a pointer into the canonical JSON of ``state``) as a pointer into
-    ``document``: a hand of finish cards is a set, so its cards may come in another order."""
-    found = _HAND_CARD.match(where)
-    if found is None:
-        return where
-    seat, index = int(found[1]), int(found[2])
-    hand = state.players[seat].finish_cards
-    card = _hand_to_json(hand, state.ruleset.racing_camels, card_order(state.ruleset))[index]
-    return f"/players/{seat}/finish_cards/{document['players'][seat]['finish_cards'].index(card)}"
 
 
 def loads_state(text: str | bytes) -> State:

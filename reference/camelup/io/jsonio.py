@@ -13,7 +13,8 @@ say, the JSON pointer of the offending place; never a traceback:
 * unless ``allow_surrogates``, a lone surrogate escape (``"\\ud800"``), which no UTF-8 output (a
   report, a terminal, a pipe to an adapter) can carry.
 
-:func:`pointer` builds every JSON pointer (RFC 6901: ``~`` as ``~0``, ``/`` as ``~1``).
+:func:`pointer` is :func:`camelup.model.errors.pointer`, the one builder of JSON pointers (RFC
+6901: ``~`` as ``~0``, ``/`` as ``~1``), made printable.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from camelup.model.errors import pointer as json_pointer
+
 __all__ = [
     "JSONInputError",
-    "escape",
     "find",
     "lone_surrogate",
     "parse_json",
@@ -60,15 +62,10 @@ def _shown(found: re.Match[str]) -> str:
     return f"\\u{ord(found.group()):04x}"
 
 
-def escape(token: str | int) -> str:
-    """One JSON-pointer reference token, escaped (RFC 6901); a lone surrogate in it is written
-    as its ``\\uXXXX`` escape, so that the pointer can always be printed."""
-    return _SURROGATE.sub(_shown, str(token).replace("~", "~0").replace("/", "~1"))
-
-
 def pointer(*tokens: str | int) -> str:
-    """The JSON pointer of ``tokens`` (``""`` for none: the whole document)."""
-    return "".join("/" + escape(t) for t in tokens)
+    """The JSON pointer of ``tokens`` (``""`` for none: the whole document), printable: the
+    model's one pointer builder, with a lone surrogate written as its escape."""
+    return printable(json_pointer(*tokens))
 
 
 def printable(text: str) -> str:
