@@ -312,7 +312,7 @@ def test_junit_of_a_report_with_control_characters_is_well_formed() -> None:
         ('{"\\ud800~": 1}', "not JSON this reader reads: a lone surrogate \\ud800", "/\\ud800~0"),
         (
             '{"cases": [{"id": "x", "expect": [], "expect": [1]}]}',
-            "not JSON this reader reads: key 'expect' appears twice in one object",
+            "not JSON this reader reads: duplicate key 'expect' (twice in one object)",
             "/cases/0/expect",
         ),
         ('{"a": [1, NaN]}', "not JSON this reader reads: NaN is not a JSON number", "/a/1"),

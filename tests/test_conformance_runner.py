@@ -750,7 +750,7 @@ def test_run_reports_broken_files_and_runs_the_rest(
     (tmp_path / "cases" / "bad.json").write_text('{"area": "x", "cases": [{"id": 3}]}')
     code, out, err = run_cli(capsys, "conformance", "run", "--suite", str(tmp_path))
     assert code == 3
-    assert "bad.json#/cases/0/description: missing key 'description'" in err
+    assert "bad.json#/cases/0/id: expected a string, got 3" in err
     assert out.splitlines()[-1] == "2 passed, 0 failed, 0 errored, 0 skipped"
 
 

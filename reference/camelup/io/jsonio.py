@@ -171,7 +171,7 @@ def _integer(digits: str) -> Any:
 
 def _defect(node: Any, depth: int) -> str | None:
     if isinstance(node, _Marked) and node.twice is not None:
-        return f"key {printable(repr(node.twice))} appears twice in one object"
+        return f"duplicate key {printable(repr(node.twice))} (twice in one object)"
     if isinstance(node, _Constant):
         return f"{node.name} is not a JSON number"
     if isinstance(node, _LongInteger):

@@ -4,8 +4,9 @@ Every JSON document camelup reads (states, actions, setups, rulesets, rolls, eve
 expectations files, protocol messages in both directions) is checked here against its schema in
 ``conformance/schema/`` (JSON Schema 2020-12) before anything else looks at it.
 :func:`check` answers None for a valid document, or the one :class:`Violation` that
-``jsonschema.exceptions.best_match`` picks, as one line: the JSON pointer of the offending
-value, what is wrong, and a clause ID.
+``jsonschema.exceptions.best_match`` picks (its relevance, except that a value that is there and
+wrong comes before a missing key), as one line: the JSON pointer of the offending value, what is
+wrong, and a clause ID.
 
 The clause is the ``x-clause`` annotation of the nearest schema location on the way to the
 failing keyword (following ``$ref``). Where none lies on the way, it is the default clause of
@@ -128,11 +129,11 @@ class Schemas:
 
     def explain(self, name: str, instance: Any) -> Violation | None:
         """The violation ``jsonschema.exceptions.best_match`` picks, or None."""
-        best_match = importlib.import_module("jsonschema.exceptions").best_match
+        exceptions = importlib.import_module("jsonschema.exceptions")
         validator = self.validator(name)
         kind = name.partition("#")[0]
         try:
-            error = best_match(validator.iter_errors(instance))
+            error = exceptions.best_match(validator.iter_errors(instance), key=_relevance)
         except RecursionError:
             return Violation("", "nested too deeply to check", DEFAULT_CLAUSES.get(kind))
         except ValueError:  # jsonschema's message could not quote an over-long integer
@@ -206,6 +207,13 @@ def check(name: str, instance: Any) -> Violation | None:
 
 
 # ------------------------------------------------------------------------- error rendering
+
+
+def _relevance(error: Any) -> Any:
+    """best_match's relevance, but a value that is there and wrong first, then a missing key:
+    ``{"track": 5}`` as a state is first of all a track that is no track."""
+    relevance = importlib.import_module("jsonschema.exceptions").relevance
+    return (error.validator != "required", *relevance(error))
 
 
 def _violation(error: Any, clause: str | None) -> Violation:
