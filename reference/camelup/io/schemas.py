@@ -101,6 +101,7 @@ class Schemas:
             self.documents[path.name.removesuffix(".schema.json")] = contents
         self._fast: dict[str, Callable[[Any], bool]] = {}
         self._slow: dict[str, Any] = {}
+        self._rs_registry: Any = None
 
     def uri(self, name: str) -> str:
         kind, _, fragment = name.partition("#")
@@ -170,8 +171,11 @@ class Schemas:
             slow = self.validator(name)
             fast: Callable[[Any], bool] = slow.is_valid
         else:
-            registry = rs.Registry([(str(d["$id"]), d) for d in self.documents.values()])
-            fast = rs.Draft202012Validator(self.root(name), registry=registry).is_valid
+            if self._rs_registry is None:  # built once: resources are parsed when it is
+                self._rs_registry = rs.Registry(
+                    [(str(d["$id"]), d) for d in self.documents.values()]
+                )
+            fast = rs.Draft202012Validator(self.root(name), registry=self._rs_registry).is_valid
         self._fast[name] = fast
         return fast
 
