@@ -626,10 +626,11 @@ def test_markdown_report(wrong_report: Any) -> None:
 
 def test_output_file(suite: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "report.xml"
-    code, out, _ = run_cli(
+    code, out, err = run_cli(
         capsys, "conformance", "run", "--suite", str(suite), "--format", "junit", "-o", str(target)
     )
-    assert code == 0 and out.startswith(f"report written to {target}")
+    assert code == 0 and out == ""  # the status line goes to stderr: `-o /dev/stdout` stays clean
+    assert err.startswith(f"report written to {target}")
     assert ET.parse(target).getroot().get("tests") == "9"
 
 

@@ -42,6 +42,7 @@ from camelup.conformance.compare import (
 )
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game, relegalise
 from camelup.conformance.generate import dump
+from camelup.conformance.nesting import MAX_DEPTH, too_deep
 from camelup.conformance.protocol import Broken, Hello, Reply
 from camelup.conformance.runner import Client
 from camelup.conformance.suite import (
@@ -215,6 +216,11 @@ class Judge:
             raise AdapterBroke(outcome.message, outcome.stderr)
         assert isinstance(outcome, Reply)
         body = outcome.body
+        deep = too_deep(body)
+        if deep is not None:  # compared recursively below
+            raise AdapterBroke(
+                f"malformed reply: nested more than {MAX_DEPTH} levels deep at {deep}"
+            )
         try:
             kind = reply_kind(body)
             if kind == "skipped":

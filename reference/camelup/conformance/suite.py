@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import attrs
 
+from camelup.conformance.nesting import depth_message, too_deep
 from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
@@ -269,6 +270,10 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
         return [], [*problems, Problem(name, "/cases", 'a case file needs a "cases" array')]
     cases: list[Case] = []
     for index, raw in enumerate(raw_cases):
+        deep = too_deep(raw)
+        if deep is not None:  # compared recursively later: refused here, with where it is
+            problems.append(Problem(name, pointer("cases", index) + deep, depth_message()))
+            continue
         try:
             cases.append(_case(raw, area, name, index))
         except _Defect as defect:
