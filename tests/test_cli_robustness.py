@@ -154,7 +154,7 @@ def test_an_interrupted_run_writes_the_junit_report_of_the_finished_cases(
     tmp_path: Path, number: signal.Signals, code: int
 ) -> None:
     report = tmp_path / "r.xml"
-    process, log, out, err = _interrupted_run(
+    process, log, _, err = _interrupted_run(
         tmp_path, number, "--format", "junit", "-o", str(report)
     )
     assert process.returncode == code, err
@@ -184,7 +184,9 @@ def test_sigterm_during_a_jsonl_run_to_stdout_ends_with_the_footer(tmp_path: Pat
 def test_a_jsonl_report_is_streamed_as_the_cases_finish(tmp_path: Path) -> None:
     log = tmp_path / "adapter.log"
     process = subprocess.Popen(
-        camelup("conformance", "run", *SELECTION, "--format", "jsonl", "--adapter", evil("slow", log)),
+        camelup(
+            "conformance", "run", *SELECTION, "--format", "jsonl", "--adapter", evil("slow", log)
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -290,8 +292,9 @@ def test_a_deeply_nested_reply_errors_that_case_and_the_rest_is_reported(tmp_pat
     assert result.returncode == 4, result.stderr
     cases = {line["id"]: line for line in jsonl_lines(result.stdout)[1:-1]}
     assert cases[TARGET]["verdict"] == "errored"
-    assert "nested more than 64 levels deep at /initial_state/players/0/money" in (
-        cases[TARGET]["reason"]
+    assert (
+        "nested more than 64 levels deep at /initial_state/players/0/money"
+        in (cases[TARGET]["reason"])
     )
     assert sum(c["verdict"] == "passed" for c in cases.values()) == 7
 
@@ -356,12 +359,18 @@ def test_a_full_stdout_is_one_line_and_exit_74() -> None:
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--timeout", "1e10", "--timeout 1e+10: must be a positive number of seconds, at most"
-         " 86400 (one day)"),
-        ("--handshake-timeout", "1e300", "--handshake-timeout 1e+300: must be a positive number"
-         " of seconds, at most 86400 (one day)"),
-        ("--max-line-bytes", "10", "--max-line-bytes 10: must be from 1024 to 1073741824"
-         " (1 GiB)"),
+        (
+            "--timeout",
+            "1e10",
+            "--timeout 1e+10: must be a positive number of seconds, at most 86400 (one day)",
+        ),
+        (
+            "--handshake-timeout",
+            "1e300",
+            "--handshake-timeout 1e+300: must be a positive number"
+            " of seconds, at most 86400 (one day)",
+        ),
+        ("--max-line-bytes", "10", "--max-line-bytes 10: must be from 1024 to 1073741824 (1 GiB)"),
     ],
 )
 @pytest.mark.parametrize("verb", ["run", "explain", "fuzz"])
@@ -453,9 +462,8 @@ def test_generate_refuses_to_write_into_an_installed_package(tmp_path: Path) -> 
     import shutil
 
     site = tmp_path / "site-packages"
-    shutil.copytree(
-        REPO / "reference" / "camelup", site / "camelup", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    package = REPO / "reference" / "camelup"
+    shutil.copytree(package, site / "camelup", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "spec", site / "camelup" / "_spec")
     shutil.copytree(REPO / "conformance", site / "camelup" / "_conformance")
     generated = site / "camelup" / "_conformance" / "generated"

@@ -102,4 +102,3 @@ if MODE in ("child-then-hang", "slow"):
 if MODE == "control":
     print(f"starting {NASTY}", file=sys.stderr, flush=True)
 serve(answer, hello)
-
