@@ -14,6 +14,8 @@ so that a test can wait for progress and check afterwards that no process was le
   forever.
 - ``deep``: answers like the reference, but on CASE-ID with ``/players/0/money`` of the initial
   state a list nested 600 deep (CASE-ID ``*``: on every case).
+- ``bad-state``: answers like the reference, but on CASE-ID with ``{"track": 5}`` as the
+  initial state (no state at all, where no check of the case looks).
 - ``control``: an implementation name and stderr full of terminal control sequences and NUL;
   CASE-ID is ``ERRORED,CRASH``: an ``errored`` reply whose message holds them on the first,
   a crash right after writing them to stderr on the second.
@@ -71,6 +73,11 @@ def answer(message: Message) -> Message | None:
             reply["initial_state"]["players"][0]["money"] = deep(600)
             log(f"served {case_id}")
             return reply
+    if MODE == "bad-state" and case_id == target():
+        reply = reference_answer(message)
+        reply["initial_state"] = {"track": 5}
+        log(f"served {case_id}")
+        return reply
     if MODE == "control":
         errored, crash = target().split(",")
         if case_id == errored:
