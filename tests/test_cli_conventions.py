@@ -254,3 +254,30 @@ def test_a_broken_last_failed_file_is_a_warning_not_a_crash(tmp_path: Path) -> N
     result = run("conformance", "run", *SELECTION, "--lf", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stderr.startswith("warning: .camelup-lastfailed.json: not JSON (line 1")
+
+
+# ------------------------------------------------------------------- shell completion
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_completion_scripts_come_from_shtab(shell: str) -> None:
+    result = run("--print-completion", shell)
+    assert result.returncode == 0, result.stderr
+    assert "conformance" in result.stdout and "--last-failed" in result.stdout
+
+
+def test_completion_without_shtab_says_what_to_install() -> None:
+    check = (
+        "import sys\n"
+        "sys.modules['shtab'] = None  # as if it were not installed\n"
+        "from camelup.cli import main\n"
+        "raise SystemExit(main(['--print-completion', 'bash']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=GUARD
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        "camelup: --print-completion needs the shtab package: pip install 'camelup[completion]'"
+        " (or pip install shtab)\n"
+    )

@@ -48,6 +48,27 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+SHELLS = ("bash", "zsh")
+
+
+class _CompletionAction(argparse.Action):
+    """``--print-completion SHELL``: the completion script, from the optional shtab package
+    (``pip install camelup[completion]``); camelup itself does not depend on it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        shell = args[1]
+        try:
+            import shtab
+        except ImportError:
+            parser.exit(
+                exits.USAGE,
+                "camelup: --print-completion needs the shtab package:"
+                " pip install 'camelup[completion]' (or pip install shtab)\n",
+            )
+        print(shtab.complete(parser, shell=shell), end="")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from camelup.cli.conformance import VERBS as CONFORMANCE
     from camelup.cli.spec import VERBS as SPEC
@@ -61,6 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--version", action=_VersionAction, help="print the version and the protocol version"
+    )
+    parser.add_argument(
+        "--print-completion",
+        action=_CompletionAction,
+        choices=SHELLS,
+        metavar="SHELL",
+        help="print a completion script for bash or zsh (needs the optional shtab package),"
+        ' e.g. eval "$(camelup --print-completion bash)"',
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     group(
