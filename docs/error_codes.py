@@ -3,7 +3,7 @@
     python docs/error_codes.py          # rewrite the catalogue in docs/adapter-protocol.md
     python docs/error_codes.py --check  # exit 1 when it is stale (tests/test_docs.py does this)
 
-Each code is read from where the reference raises it: every ``IllegalAction``,
+Each code is read from where the reference raises it: every ``Violation``, ``IllegalAction``,
 ``InvalidSetup`` and ``InvalidRuleset`` built with a literal code in ``reference/camelup``
 (found with ``ast``, not by running anything), with the clause IDs written at that site: a
 literal, a local variable assigned literals (a literal ending in ``.`` stands for every clause
@@ -27,6 +27,7 @@ ERRORS = {
     "InvalidSetup": "the given setup refused",
     "InvalidRuleset": "the ruleset refused",
     "InvalidState": "the given state refused",
+    "Violation": "a step or the given state refused",
 }
 
 

@@ -120,7 +120,7 @@ def build(
     ``revealed``: codes of the dice out of the pyramid this leg (``"grey"`` for the grey die);
     their number must equal the pyramid tickets held. Placed finish cards (``winner_pile``,
     ``loser_pile``: (owner, colour code), first placed first) leave their owner's hand.
-    ``partners``: seat -> partner seat, both directions are filled in.
+    ``partners``: seat -> partner seat, one entry per partnership.
     """
     n = rules.players
     track: list[tuple[Camel, ...]] = [()] * SLOTS
@@ -141,48 +141,41 @@ def build(
     }
     pyr = dict(pyramid_tickets or {})
     assert sum(pyr.values()) == len(revealed), "one pyramid ticket per revealed die"
-    hands = {seat: set(rules.racing_camels) for seat in range(n)}
     winner = tuple(FinishCard(o, camel(rules, c)) for o, c in winner_pile)
     loser = tuple(FinishCard(o, camel(rules, c)) for o, c in loser_pile)
-    for card in winner + loser:
-        hands[card.owner].remove(card.camel)  # a KeyError here means a colour placed twice
-    pairs: dict[int, int] = {}
-    for a, b in (partners or {}).items():
-        pairs[a], pairs[b] = b, a
-    players = tuple(
-        Player(money[s], tuple(held.get(s, ())), pyr.get(s, 0), frozenset(hands[s]), pairs.get(s))
-        for s in range(n)
-    )
-    if ticket_stacks is None:
-        stacks = []
+    placed = [(card.owner, card.camel) for card in winner + loser]
+    assert len(set(placed)) == len(placed), "a colour placed twice by one player"
+    pairs = tuple(sorted((min(a, b), max(a, b)) for a, b in (partners or {}).items()))
+    if ticket_stacks is not None:
+        # The stacks follow from the tickets held: the missing ones go to the last seat.
+        assert not held, "give leg_tickets or ticket_stacks, not both"
         for racing in rules.racing_camels:
-            values = list(rules.leg_ticket_values)
-            for tickets in held.values():
-                for t in tickets:
-                    if t.camel is racing:
-                        values.remove(t.value)
-            stacks.append(tuple(values))
-    else:
-        stacks = [
-            ticket_stacks.get(code_of(rules, c), rules.leg_ticket_values)
-            for c in rules.racing_camels
-        ]
+            left = ticket_stacks.get(code_of(rules, racing), rules.leg_ticket_values)
+            taken = rules.leg_ticket_values[len(left) :][::-1]
+            held.setdefault(n - 1, []).extend(LegTicket(racing, v) for v in taken)
+    players = tuple(Player(money[s], tuple(held.get(s, ())), pyr.get(s, 0)) for s in range(n))
     out = tuple(die(rules, d) for d in revealed)
     rolls = tuple(DieRoll(d, 1, CW if d is Die.GREY else None) for d in out)
-    return State(
+    state = State(
         rules,
         tuple(track),
         tuple(sorted((Tile(s, o, side) for s, o, side in tiles), key=lambda t: t.space)),
-        tuple(d for d in rules.dice if d not in out),
         rolls,
-        tuple(stacks),
         players,
         winner,
         loser,
         to_move,
         start_player,
         leg,
+        pairs,
     )
+    if ticket_stacks is not None:
+        wanted = tuple(
+            ticket_stacks.get(code_of(rules, c), rules.leg_ticket_values)
+            for c in rules.racing_camels
+        )
+        assert state.ticket_stacks == wanted, "ticket_stacks must read bottom to top"
+    return state
 
 
 def board(state: State) -> dict[int, str]:

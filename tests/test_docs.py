@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+# Documents that hold no example, each with the reason; every other document must hold one.
+WITHOUT_EXAMPLES = {
+    "compatibility.md": "the output of `camelup conformance report`, checked by its --check",
+}
+DOCUMENTS = [
+    path
+    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    if path.name not in WITHOUT_EXAMPLES
+]
 MODULES = ["camelup", "camelup.spec.registry", "camelup.model.ruleset"]
 
 
@@ -19,6 +27,12 @@ def test_document_examples(path: Path) -> None:
     result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"{path.name} has no example: a test that cannot fail"
     assert result.failed == 0
+
+
+def test_every_document_is_tested_or_says_why_not() -> None:
+    names = {p.name for p in (REPO / "docs").glob("*.md")}
+    assert set(WITHOUT_EXAMPLES) <= names  # no stale exemption
+    assert {p.name for p in DOCUMENTS} | set(WITHOUT_EXAMPLES) == names | {"README.md"}
 
 
 def test_the_error_code_catalogue_is_generated_from_the_code() -> None:

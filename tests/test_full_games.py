@@ -58,11 +58,12 @@ def check_invariants(state: State) -> None:
         assert space - 1 not in spaces and space + 1 not in spaces
         if rules.whirlwind:
             assert space not in (6, 7, 8)
-    for seat, player in enumerate(state.players):
-        if player.partner is not None:
-            assert rules.partnerships and state.players[player.partner].partner == seat
+    for seat in range(rules.players):
+        partner = state.partner_of(seat)
+        if partner is not None:
+            assert rules.partnerships and state.partner_of(partner) == seat
     assert len(state.winner_pile) + len(state.loser_pile) + sum(
-        len(p.finish_cards) for p in state.players
+        len(state.hand(seat)) for seat in range(rules.players)
     ) == (5 * rules.players)
 
 

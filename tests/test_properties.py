@@ -181,7 +181,7 @@ def tile_allowed(state: State, seat: int, space: int, side: TileSide) -> bool:
 def naive_legal_actions(state: State) -> list[Action]:
     if state.is_over:
         return []
-    seat, player = state.to_move, state.players[state.to_move]
+    seat = state.to_move
     found: list[Action] = []
     for index, camel in enumerate(racing(state)):
         if state.ticket_stacks[index]:
@@ -197,11 +197,11 @@ def naive_legal_actions(state: State) -> list[Action]:
         for value in (1, 2, 3):
             for colour in colours:
                 found.append(TakePyramidTicket(seat, DieRoll(die, value, colour)))
-    for camel in player.finish_cards:
+    for camel in state.hand(seat):
         found.extend(PlaceFinishCard(seat, camel, pile) for pile in Pile)
-    if partnerships(state.ruleset) and player.partner is None:
-        for other, someone in enumerate(state.players):
-            if other != seat and someone.partner is None:
+    if partnerships(state.ruleset) and state.partner_of(seat) is None:
+        for other in range(len(state.players)):
+            if other != seat and state.partner_of(other) is None:
                 found.append(FormPartnership(seat, other))
     return found
 
@@ -272,7 +272,8 @@ def check_step(before: State, action: Action, result: Result) -> None:
         assert Counter(after.pyramid) == Counter(dice(after.ruleset))
         assert all(s == LEG_TICKETS[after.ruleset.edition] for s in after.ticket_stacks)
         for player in after.players:
-            assert (player.leg_tickets, player.pyramid_tickets, player.partner) == ((), 0, None)
+            assert (player.leg_tickets, player.pyramid_tickets) == ((), 0)
+        assert after.partnerships == ()
         if Variant.START_MARKER_ROTATES in before.ruleset.variants:
             expected = (before.start_player + 1) % n
         else:
@@ -344,9 +345,9 @@ class GameMachine(RuleBasedStateMachine):
         state = new_game(ruleset, setup)
         assert state.leg == 1 and state.to_move == state.start_player == setup.start_player
         assert state.tiles == () and state.revealed == () and state.result is None
-        for player in state.players:
+        for seat, player in enumerate(state.players):
             assert player.money == STARTING_MONEY and player.leg_tickets == ()
-            assert player.finish_cards == frozenset(RACING[ruleset.edition])
+            assert state.hand(seat) == frozenset(RACING[ruleset.edition])
         for space, stack in state.occupied():
             assert space in ({1, 2, 3} | CRAZY_START)
             assert all((space in CRAZY_START) == camel.is_crazy for camel in stack)
@@ -438,10 +439,11 @@ class GameMachine(RuleBasedStateMachine):
         assert len(state.players) == n
         assert all(p.money >= 0 for p in state.players)
         assert 0 <= state.to_move < n and 0 <= state.start_player < n and state.leg >= 1
-        for seat, player in enumerate(state.players):
-            if player.partner is not None:
+        for seat in range(n):
+            partner = state.partner_of(seat)
+            if partner is not None:
                 assert partnerships(state.ruleset)
-                assert player.partner != seat and state.players[player.partner].partner == seat
+                assert partner != seat and state.partner_of(partner) == seat
 
     @invariant()
     def inv_tickets(self) -> None:
@@ -465,10 +467,10 @@ class GameMachine(RuleBasedStateMachine):
         state = self.state
         placed = Counter((card.owner, card.camel) for card in state.winner_pile + state.loser_pile)
         assert all(count == 1 for count in placed.values()), "at most one card per colour"
-        for seat, player in enumerate(state.players):
+        for seat in range(len(state.players)):
             mine = {camel for owner, camel in placed if owner == seat}
-            assert not mine & player.finish_cards
-            assert mine | player.finish_cards == set(racing(state))
+            assert not mine & state.hand(seat)
+            assert mine | state.hand(seat) == set(racing(state))
 
     @invariant()
     def inv_dice(self) -> None:

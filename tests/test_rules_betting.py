@@ -51,7 +51,7 @@ def test_finish_cards_leave_the_hand_for_good_one_per_colour() -> None:
     result = apply(state, PlaceFinishCard(0, Camel.GREEN, Pile.WINNER))
     assert result.events == (FinishCardPlaced(0, Pile.WINNER),)
     state = result.state
-    assert Camel.GREEN not in state.players[0].finish_cards
+    assert Camel.GREEN not in state.hand(0)
     state = apply(state, PlaceFinishCard(1, Camel.GREEN, Pile.LOSER)).state  # another player: fine
     # seat 0 cannot back green again, on either pile
     for pile in Pile:

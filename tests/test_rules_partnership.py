@@ -18,7 +18,7 @@ def test_forming_a_partnership_binds_both_and_passes_the_turn() -> None:
     state = build(SIX, LAYOUT, to_move=2)
     result = apply(state, FormPartnership(2, 5))
     assert result.events == (PartnershipFormed(2, 5),)
-    assert result.state.players[2].partner == 5 and result.state.players[5].partner == 2
+    assert result.state.partner_of(2) == 5 and result.state.partner_of(5) == 2
     assert result.state.to_move == 3
 
 

@@ -42,10 +42,8 @@ def test_first_edition_setup() -> None:
     assert [p.money for p in state.players] == [3, 3, 3]
     assert state.ticket_stacks == ((2, 3, 5),) * 5
     assert state.pyramid == rules.dice and state.revealed == () and state.pyramid_tickets_left == 5
-    assert all(p.finish_cards == frozenset(rules.racing_camels) for p in state.players)
-    assert all(
-        p.leg_tickets == () and p.pyramid_tickets == 0 and p.partner is None for p in state.players
-    )
+    assert all(hand == frozenset(rules.racing_camels) for hand in state.hands)
+    assert all(p.leg_tickets == () and p.pyramid_tickets == 0 for p in state.players)
     assert state.tiles == () and state.winner_pile == () and state.loser_pile == ()
     assert (state.to_move, state.start_player, state.leg) == (2, 2, 1)
 
@@ -80,7 +78,7 @@ def test_partnership_cards_only_with_six_or_more(players: int, partnerships: boo
     rules = ruleset("second", players)
     state = new_game(rules, random_setup(rules, random.Random(players)))
     assert rules.partnerships is partnerships
-    assert all(p.partner is None for p in state.players)
+    assert state.partnerships == ()
 
 
 @pytest.mark.clause(

@@ -21,7 +21,7 @@ from camelup.model.actions import (
     TakePyramidTicket,
 )
 from camelup.model.camels import CRAZY_CAMELS, Die
-from camelup.model.dice import DieRoll, face_problem
+from camelup.model.dice import DieRoll
 from camelup.model.errors import IllegalAction
 from camelup.model.events import (
     CrazyCamelChosen,
@@ -35,17 +35,19 @@ from camelup.model.events import (
     PyramidTicketTaken,
     TilePlaced,
 )
-from camelup.model.state import FinishCard, GameResult, LegTicket, Pile, Player, State, Tile
-from camelup.model.track import LAST_SPACE
-from camelup.rules.betting import finish_card_problem, leg_ticket_problem
+from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile
+from camelup.model.track import FIRST_SPACE, LAST_SPACE
+
+# The predicates are called through their modules, so that one patched rule changes play,
+# validation and the legal actions alike (tests/test_one_rule_once.py).
+from camelup.rules import betting, movement, partnership, tiles, turn
 from camelup.rules.crazy import choose_crazy_camel
-from camelup.rules.final import score_finish_piles, winners
+from camelup.rules.final import score_finish_piles
 from camelup.rules.leg import leg_is_over, next_start_player, players_for_new_leg, score_leg
 from camelup.rules.movement import move_camel_unit
-from camelup.rules.partnership import partnership_problem
 from camelup.rules.ranking import ranking
-from camelup.rules.tiles import SIDES, tile_space_problem
-from camelup.rules.turn import next_seat, turn_problem
+from camelup.rules.tiles import SIDES
+from camelup.rules.turn import next_seat
 from camelup.trace import implements
 
 
@@ -63,8 +65,9 @@ def apply(state: State, action: Action) -> Result:
     Raises :class:`IllegalAction` (with a stable ``code`` and the violated ``clause``) when the
     action is not allowed; ``state`` is never changed, it is immutable.
     """
-    if state.result is not None or action.player != state.to_move:
-        raise turn_problem(state, action.player) or AssertionError("unreachable")
+    problem = turn.turn_problem(state, action.player)
+    if problem is not None:
+        raise problem.illegal()
     if type(action) is TakePyramidTicket:
         return _take_pyramid_ticket(state, action)
     if type(action) is TakeLegTicket:
@@ -83,108 +86,70 @@ def _replace_player(players: tuple[Player, ...], seat: int, player: Player) -> t
 
 
 def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
-    problem = leg_ticket_problem(state, action.camel)
+    problem = betting.leg_ticket_problem(state, action.camel)
     if problem is not None:
-        raise problem
-    index = state.ruleset.racing_camels.index(action.camel)
-    stack = state.ticket_stacks[index]
-    ticket = LegTicket(action.camel, stack[-1])
+        raise problem.illegal()
+    ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
     player = state.players[action.player]
     players = _replace_player(
         state.players,
         action.player,
         attrs.evolve(player, leg_tickets=(*player.leg_tickets, ticket)),
     )
-    stacks = state.ticket_stacks[:index] + (stack[:-1],) + state.ticket_stacks[index + 1 :]
-    new = attrs.evolve(
-        state, ticket_stacks=stacks, players=players, to_move=next_seat(state, action.player)
-    )
+    new = attrs.evolve(state, players=players, to_move=next_seat(state, action.player))
     return Result(new, (LegTicketTaken(action.player, ticket),))
 
 
 def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
-    own = state.tile_of(action.player)
-    if type(action) is PlaceTile and own is not None:
-        raise IllegalAction(
-            "tile-already-placed", "tile.move.different-space", "the tile is on the track: move it"
-        )
-    if type(action) is MoveTile and own is None:
-        raise IllegalAction(
-            "tile-not-placed", "tile.move.different-space", "the tile is not on the track"
-        )
-    problem = tile_space_problem(state, action.player, action.space, action.side)
+    problem = tiles.tile_action_problem(state, action.player, moving=type(action) is MoveTile)
+    problem = problem or tiles.tile_space_problem(state, action.player, action.space, action.side)
     if problem is not None:
-        raise problem
-    tiles = tuple(t for t in state.tiles if t.owner != action.player)
-    tiles = tuple(
-        sorted((*tiles, Tile(action.space, action.player, action.side)), key=lambda t: t.space)
+        raise problem.illegal()
+    own = state.tile_of(action.player)
+    others = tuple(t for t in state.tiles if t.owner != action.player)
+    placed = tuple(
+        sorted((*others, Tile(action.space, action.player, action.side)), key=lambda t: t.space)
     )
     clause = "tile.move.different-space" if own is not None else "tile.place.empty-space"
     event = TilePlaced(action.player, action.space, action.side, own.space if own else None, clause)
-    new = attrs.evolve(state, tiles=tiles, to_move=next_seat(state, action.player))
+    new = attrs.evolve(state, tiles=placed, to_move=next_seat(state, action.player))
     return Result(new, (event,))
 
 
 @implements("bet.finish.pile-order")
 def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
-    problem = finish_card_problem(state, action.player, action.camel)
+    problem = betting.finish_card_problem(state, action.player, action.camel)
     if problem is not None:
-        raise problem
-    player = state.players[action.player]
-    players = _replace_player(
-        state.players,
-        action.player,
-        attrs.evolve(player, finish_cards=player.finish_cards - {action.camel}),
-    )
+        raise problem.illegal()
     card = FinishCard(action.player, action.camel)
     if action.pile is Pile.WINNER:
-        new = attrs.evolve(state, players=players, winner_pile=(*state.winner_pile, card))
+        new = attrs.evolve(state, winner_pile=(*state.winner_pile, card))
     else:
-        new = attrs.evolve(state, players=players, loser_pile=(*state.loser_pile, card))
+        new = attrs.evolve(state, loser_pile=(*state.loser_pile, card))
     new = attrs.evolve(new, to_move=next_seat(state, action.player))
     return Result(new, (FinishCardPlaced(action.player, action.pile),))
 
 
 def _form_partnership(state: State, action: FormPartnership) -> Result:
-    problem = partnership_problem(state, action.player, action.partner)
+    problem = partnership.partnership_problem(state, action.player, action.partner)
     if problem is not None:
-        raise problem
-    players = state.players
-    players = _replace_player(
-        players, action.player, attrs.evolve(players[action.player], partner=action.partner)
+        raise problem.illegal()
+    pair = (min(action.player, action.partner), max(action.player, action.partner))
+    new = attrs.evolve(
+        state,
+        partnerships=tuple(sorted((*state.partnerships, pair))),
+        to_move=next_seat(state, action.player),
     )
-    players = _replace_player(
-        players, action.partner, attrs.evolve(players[action.partner], partner=action.player)
-    )
-    new = attrs.evolve(state, players=players, to_move=next_seat(state, action.player))
     return Result(new, (PartnershipFormed(action.player, action.partner),))
-
-
-@implements("move.die.stays-out")
-def roll_problem(state: State, roll: DieRoll) -> IllegalAction | None:
-    """The die must still be in the pyramid and show one of its faces."""
-    if roll.die not in state.pyramid:
-        return IllegalAction(
-            "die-not-in-pyramid",
-            "move.die.stays-out",
-            f"the {roll.die.value} die is not in the pyramid",
-        )
-    face = face_problem(roll)
-    if face is not None:
-        return IllegalAction("die-face", face[0], face[2])
-    return None
 
 
 @implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
 def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     roll = action.roll
     die = roll.die
-    pyramid = state.pyramid
-    # The common, valid roll is checked inline; roll_problem says what is wrong otherwise.
-    colour = roll.colour
-    colour_ok = colour is None if die is not Die.GREY else colour is not None and colour.is_crazy
-    if die not in pyramid or roll.value not in (1, 2, 3) or not colour_ok:
-        raise roll_problem(state, roll) or AssertionError("unreachable")
+    problem = movement.roll_problem(state.pyramid, roll)
+    if problem is not None:
+        raise problem.illegal()
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
     if die is Die.GREY:
         camel, clause = choose_crazy_camel(state.track, roll)
@@ -195,38 +160,26 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     payment, crossed = move_camel_unit(track, state.tiles, state.ruleset, camel, roll.value, events)
     players = list(state.players)
     acting = players[action.player]
-    players[action.player] = Player(
-        money=acting.money,
-        leg_tickets=acting.leg_tickets,
-        pyramid_tickets=acting.pyramid_tickets + 1,
-        finish_cards=acting.finish_cards,
-        partner=acting.partner,
-    )
+    players[action.player] = Player(acting.money, acting.leg_tickets, acting.pyramid_tickets + 1)
     if payment is not None:
         owner = players[payment.owner]
         players[payment.owner] = Player(
-            money=owner.money + payment.amount,
-            leg_tickets=owner.leg_tickets,
-            pyramid_tickets=owner.pyramid_tickets,
-            finish_cards=owner.finish_cards,
-            partner=owner.partner,
+            owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets
         )
     revealed = (*state.revealed, roll)
-    out = pyramid.index(die)
     # Built directly rather than with attrs.evolve, which is several times slower.
     new = State(
         ruleset=state.ruleset,
         track=tuple(track),
         tiles=state.tiles,
-        pyramid=pyramid[:out] + pyramid[out + 1 :],
         revealed=revealed,
-        ticket_stacks=state.ticket_stacks,
         players=tuple(players),
         winner_pile=state.winner_pile,
         loser_pile=state.loser_pile,
         to_move=next_seat(state, action.player),
         start_player=state.start_player,
         leg=state.leg,
+        partnerships=state.partnerships,
     )
     if crossed:
         return Result(_end_game(new, events), tuple(events))
@@ -238,19 +191,16 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
 @implements("tile.stays", "leg.number")
 def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
     ranked = ranking(state.track)
-    scored = score_leg(state.players, ranked, state.leg)
+    scored = score_leg(state.players, state.partnerships, ranked, state.leg)
     events.append(scored)
     passed = next_start_player(state.ruleset, last_taker, state.start_player)
     events.append(passed)
     events.append(LegStarted(state.leg + 1))
-    ruleset = state.ruleset
     return State(
-        ruleset=ruleset,
+        ruleset=state.ruleset,
         track=state.track,
         tiles=(),
-        pyramid=ruleset.dice,
         revealed=(),
-        ticket_stacks=ruleset.full_ticket_stacks,
         players=players_for_new_leg(state.players, scored),
         winner_pile=state.winner_pile,
         loser_pile=state.loser_pile,
@@ -262,7 +212,7 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
 
 def _end_game(state: State, events: list[Event]) -> State:
     ranked = ranking(state.track)
-    scored = score_leg(state.players, ranked, state.leg)
+    scored = score_leg(state.players, state.partnerships, ranked, state.leg)
     events.append(scored)
     money = [p.money + score.paid for p, score in zip(state.players, scored.scores, strict=True)]
     events.extend(
@@ -270,10 +220,11 @@ def _end_game(state: State, events: list[Event]) -> State:
             state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1]
         )
     )
-    seats = winners(money)
-    events.append(GameEnded(ranked[0], ranked[-1], tuple(money), seats))
     players = tuple(attrs.evolve(p, money=m) for p, m in zip(state.players, money, strict=True))
-    return attrs.evolve(state, players=players, result=GameResult(seats))
+    ended = attrs.evolve(state, players=players)
+    assert ended.result is not None  # a unit crossed the line: the state knows it is over
+    events.append(GameEnded(ranked[0], ranked[-1], tuple(money), ended.result.winners))
+    return ended
 
 
 @implements("move.pyramid.chance")
@@ -294,7 +245,7 @@ def chance_outcomes(state: State) -> tuple[tuple[DieRoll, Fraction], ...]:
 
 def possible_rolls(state: State) -> tuple[DieRoll, ...]:
     """Every roll the pyramid action can produce now: each face of each die in the pyramid."""
-    if state.result is not None:
+    if state.is_over:
         return ()
     rolls: list[DieRoll] = []
     for die in state.pyramid:
@@ -310,27 +261,25 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
 @implements("turn.actions.first", "turn.actions.second", "turn.always-an-action")
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the player to move may take, the pyramid action once per possible roll."""
-    if state.result is not None:
+    if state.is_over:
         return ()
     seat = state.to_move
     actions: list[Action] = []
     for camel in state.ruleset.racing_camels:
-        if state.ticket_stack(camel):
+        if betting.leg_ticket_problem(state, camel) is None:
             actions.append(TakeLegTicket(seat, camel))
     tile_action = MoveTile if state.tile_of(seat) is not None else PlaceTile
     sides = SIDES[state.ruleset.edition]
-    for space in range(2, LAST_SPACE + 1):
+    for space in range(FIRST_SPACE, LAST_SPACE + 1):
         # Both sides of the edition are always allowed, so one check per space settles both.
-        if tile_space_problem(state, seat, space, sides[0]) is None:
+        if tiles.tile_space_problem(state, seat, space, sides[0]) is None:
             actions.extend(tile_action(seat, space, side) for side in sides)
     actions.extend(TakePyramidTicket(seat, roll) for roll in possible_rolls(state))
-    player = state.players[seat]
     for camel in state.ruleset.racing_camels:
-        if camel in player.finish_cards:
+        if betting.finish_card_problem(state, seat, camel) is None:
             actions.append(PlaceFinishCard(seat, camel, Pile.WINNER))
             actions.append(PlaceFinishCard(seat, camel, Pile.LOSER))
-    if state.ruleset.partnerships and player.partner is None:
-        for other in range(state.ruleset.players):
-            if other != seat and state.players[other].partner is None:
-                actions.append(FormPartnership(seat, other))
+    for other in range(state.ruleset.players):
+        if partnership.partnership_problem(state, seat, other) is None:
+            actions.append(FormPartnership(seat, other))
     return tuple(actions)

@@ -14,6 +14,7 @@ OK = 0
 FAILED = 1  # a check failed: a case failed or errored, spec check found problems, ...
 USAGE = 2  # bad option, unknown ID, no such folder
 INVALID_SUITE = 3  # invalid suite, case file or expectations file
+INVALID_INPUT = INVALID_SUITE  # 3 for `render` too: the state or case to draw is invalid
 PROTOCOL = 4  # the adapter broke the protocol
 ADAPTER = 5  # the adapter could not start, or shares no rule set with the cases
 INTERNAL = 70  # EX_SOFTWARE: a bug in camelup, never a verdict about the input

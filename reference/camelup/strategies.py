@@ -48,6 +48,7 @@ from camelup.model.dice import DieRoll
 from camelup.model.errors import InvalidRuleset
 from camelup.model.ruleset import Edition, Module, Ruleset, Variant
 from camelup.model.state import Pile, State, TileSide
+from camelup.rules import betting, movement, partnership, tiles  # called through: see engine.py
 from camelup.rules.setup import Setup, new_game
 
 __all__ = [
@@ -65,12 +66,6 @@ _T = TypeVar("_T")
 
 _FACES = (1, 2, 3)
 _BAD_FACES = (-1, 0, 4, 6, 7, 2**31)
-_SIDES = {  # the two sides of a player's tile, per edition (chapter 1, tiles.*)
-    Edition.FIRST: frozenset({TileSide.OASIS, TileSide.MIRAGE}),
-    Edition.SECOND: frozenset({TileSide.CHEERING, TileSide.BOOING}),
-}
-_TRACK = range(1, 17)
-_WHIRLWIND_SPACES = (6, 7, 8)
 
 
 def _subsets(items: Iterable[_T]) -> list[frozenset[_T]]:
@@ -297,8 +292,9 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
     space 1, a whirlwind space, a camel's space, a tile's space or next to another player's
     tile, its own space, the wrong side); a finish card not in hand; a die not in the pyramid
     or showing a face it does not have; a partnership nobody can enter. Once the race is over
-    every action is invalid. Which actions are invalid is worked out here from the rules, not
-    by asking the engine.
+    every action is invalid. Which actions are invalid is decided by the rules' own predicates
+    (the ones ``apply`` and ``legal_actions`` call), so a rule is never written a second time
+    here; what this strategy adds is the choice of candidates near each rule's boundary.
 
     >>> from hypothesis import find
     >>> from camelup import new_game
@@ -316,13 +312,24 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
     """
     if state.is_over:
         return actions(state.ruleset)
+    others = [s for s in range(-2, state.ruleset.players + 2) if s != state.to_move]
+    wrong_seat = st.builds(
+        lambda action, other: attrs.evolve(action, player=other),
+        legal_actions(state),
+        st.sampled_from(others),
+    )
+    kinds = invalid_action_kinds(state)
+    return st.one_of(wrong_seat, *(st.sampled_from(kind) for kind in kinds if kind))
+
+
+def invalid_action_kinds(state: State) -> list[list[Action]]:
+    """The candidates of :func:`invalid_actions` by the rule they break, for the seat to move
+    in a state whose race goes on (each list may be empty)."""
     ruleset, seat = state.ruleset, state.to_move
     racing = ruleset.racing_camels
-    player = state.players[seat]
     own_tile = state.tile_of(seat)
     tile_action = PlaceTile if own_tile is None else MoveTile
     wrong_tile_action = MoveTile if own_tile is None else PlaceTile
-    sides = sorted(_SIDES[ruleset.edition], key=lambda s: s.value)
     racing_dice = [DIE_OF_CAMEL[c] for c in racing]
     dice = racing_dice + ([Die.GREY] if ruleset.edition is Edition.SECOND else [])
 
@@ -337,19 +344,18 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
     bad_faces += [DieRoll(Die.GREY, v, c) for v in _FACES for c in (None, *racing)]
     bad_faces += [DieRoll(d, v, c) for d in racing_dice for v in _FACES for c in Camel]
     kinds: list[list[Action]] = [
-        [TakeLegTicket(seat, c) for c in racing if not state.ticket_stack(c)],
-        [TakeLegTicket(seat, c) for c in Camel if c not in racing],
-        [wrong_tile_action(seat, space, side) for space in range(-1, 19) for side in sides],
+        [TakeLegTicket(seat, c) for c in Camel if betting.leg_ticket_problem(state, c) is not None],
+        [wrong_tile_action(seat, space, side) for space in range(-1, 19) for side in TileSide],
         [
             tile_action(seat, space, side)
             for space in range(-3, 21)
             for side in TileSide
-            if not _tile_allowed(state, seat, space, side)
+            if tiles.tile_space_problem(state, seat, space, side) is not None
         ],
         [
             PlaceFinishCard(seat, c, pile)
             for c in Camel
-            if c not in player.finish_cards or c not in racing
+            if betting.finish_card_problem(state, seat, c) is not None
             for pile in Pile
         ],
         [
@@ -358,48 +364,18 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
             if die not in state.pyramid
             for roll in rolls_of(die)
         ],
-        [TakePyramidTicket(seat, roll) for roll in bad_faces if roll.die in state.pyramid],
-        _bad_partnerships(state),
+        [
+            TakePyramidTicket(seat, roll)
+            for roll in bad_faces
+            if roll.die in state.pyramid and movement.roll_problem(state.pyramid, roll) is not None
+        ],
+        [
+            FormPartnership(seat, other)
+            for other in range(-1, ruleset.players + 1)
+            if partnership.partnership_problem(state, seat, other) is not None
+        ],
     ]
-    others = [s for s in range(-2, ruleset.players + 2) if s != seat]
-    wrong_seat = st.builds(
-        lambda action, other: attrs.evolve(action, player=other),
-        legal_actions(state),
-        st.sampled_from(others),
-    )
-    return st.one_of(wrong_seat, *(st.sampled_from(kind) for kind in kinds if kind))
-
-
-def _bad_partnerships(state: State) -> list[Action]:
-    ruleset, seat = state.ruleset, state.to_move
-    seats = range(-1, ruleset.players + 1)
-    partnerships = ruleset.edition is Edition.SECOND and ruleset.players >= 6
-    if not partnerships or state.players[seat].partner is not None:
-        return [FormPartnership(seat, other) for other in seats]
-    return [
-        FormPartnership(seat, other)
-        for other in seats
-        if other == seat
-        or not 0 <= other < ruleset.players
-        or state.players[other].partner is not None
-    ]
-
-
-def _tile_allowed(state: State, seat: int, space: int, side: TileSide) -> bool:
-    """Whether ``seat`` may put its tile on ``space`` with ``side`` up (chapter 6)."""
-    if side not in _SIDES[state.ruleset.edition] or space not in _TRACK or space == 1:
-        return False
-    if state.ruleset.whirlwind and space in _WHIRLWIND_SPACES:
-        return False
-    if state.stack(space):
-        return False
-    old_space_blocks = Variant.TILE_MOVE_OLD_SPACE_BLOCKS in state.ruleset.variants
-    for tile in state.tiles:
-        if tile.space == space:
-            return False
-        if abs(tile.space - space) == 1 and (tile.owner != seat or old_space_blocks):
-            return False
-    return True
+    return kinds
 
 
 def _sampled(values: Iterable[_T]) -> st.SearchStrategy[_T]:

@@ -25,16 +25,10 @@ DESCRIPTION = "The Camel Up reference implementation: the spec's clauses and the
 def version() -> str:
     """``camelup 0.1.0 (adapter protocol 1)``: the installed package's version (pyproject.toml
     is its one source) and the protocol the runner speaks."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
     from camelup.conformance.protocol import PROTOCOL
+    from camelup.resources import package_version
 
-    try:
-        number = installed("camelup")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        number = "unknown (not installed)"
-    return f"camelup {number} (adapter protocol {PROTOCOL})"
+    return f"camelup {package_version()} (adapter protocol {PROTOCOL})"
 
 
 class _VersionAction(argparse.Action):
@@ -109,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
         CONFORMANCE,
         "camelup conformance",
     )
+    from camelup.cli import render  # a command of its own, not a group of verbs
+
+    render.VERB.register(commands, "camelup render")
     return parser
 
 

@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import sys
+from typing import IO, Any
 
 CHOICES = ("auto", "always", "never")
 RED, GREEN, YELLOW, RESET = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
@@ -29,12 +30,21 @@ def add_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def wanted(choice: str) -> bool:
+def use_color(choice: str, stream: IO[str] | None, environ: Any = None) -> bool:
+    """Whether to colour text: ``always``/``never`` as asked; ``auto`` only on a terminal, and
+    not when ``NO_COLOR`` is set to anything but "" (https://no-color.org) or TERM is dumb."""
     if choice != "auto":
         return choice == "always"
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR", "") != "" or env.get("TERM") == "dumb":
         return False
-    return sys.stdout.isatty()
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def wanted(choice: str) -> bool:
+    """Whether to colour what goes to standard output."""
+    return use_color(choice, sys.stdout)
 
 
 def colour(text: str) -> str:

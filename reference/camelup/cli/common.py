@@ -71,6 +71,7 @@ class Verb(Generic[OptionsT]):
     add_arguments: Callable[[argparse.ArgumentParser], None]
     options: Callable[[argparse.Namespace], OptionsT]
     handle: Callable[[OptionsT], int]
+    details: str = ""  # more of the description, after the summary
 
     def register(
         self, verbs: argparse._SubParsersAction[argparse.ArgumentParser], prefix: str
@@ -78,7 +79,7 @@ class Verb(Generic[OptionsT]):
         parser = verbs.add_parser(
             self.name,
             help=self.summary,
-            description=self.summary,
+            description=f"{self.summary}\n\n{self.details}" if self.details else self.summary,
             epilog=exits.epilog(self.exit_codes, self.example),
             formatter_class=HelpFormatter,
         )

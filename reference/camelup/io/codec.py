@@ -57,7 +57,13 @@ from camelup.model.state import FinishCard, GameResult, LegTicket, Player, State
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, SLOTS, slot
 from camelup.resources import schema_directory
 from camelup.rules.setup import Setup
-from camelup.validation import card_order, validate_state
+from camelup.validation import (
+    Claims,
+    card_order,
+    claimed_partnerships,
+    claims_problem,
+    validate_state,
+)
 
 __all__ = [
     "action_from_json",
@@ -420,10 +426,10 @@ def _state_to_json(state: State) -> dict[str, Any]:
             "money": p.money,
             "leg_tickets": leg_tickets(p.leg_tickets),
             "pyramid_tickets": p.pyramid_tickets,
-            "finish_cards": _hand_to_json(p.finish_cards, racing, order),
-            "partner": p.partner,
+            "finish_cards": _hand_to_json(state.hand(seat), racing, order),
+            "partner": state.partner_of(seat),
         }
-        for p in state.players
+        for seat, p in enumerate(state.players)
     ]
     return {
         "ruleset": _ruleset_to_json(state.ruleset),
@@ -548,21 +554,24 @@ def _ticket_stacks_from_json(
     return tuple(_decode(tuple[int, ...], obj[key], _at(pointer, key), clause) for key in racing)
 
 
-_PLAYER_HINTS = typing.get_type_hints(Player)
-
-
-def _player_from_json(value: Any, pointer: str) -> Player:
+def _player_from_json(value: Any, pointer: str) -> tuple[Player, tuple[Camel, ...], int | None]:
+    """A player, with the hand and the partner its JSON lists (the state derives both)."""
     obj = _object(
         value, pointer, _STATE_CLAUSES["players"], _PLAYER_CLAUSES, clauses=_PLAYER_CLAUSES
     )
-    fields: dict[str, Any] = {}
-    for key, clause in _PLAYER_CLAUSES.items():
-        where = _at(pointer, key)
-        if key == "finish_cards":
-            fields[key] = _enum_set(Camel, obj[key], where, clause)
-        else:
-            fields[key] = _decode(_PLAYER_HINTS[key], obj[key], where, clause)
-    return Player(**fields)
+
+    def member(key: str, tp: Any) -> Any:
+        return _decode(tp, obj[key], _at(pointer, key), _PLAYER_CLAUSES[key])
+
+    player = Player(
+        money=member("money", int),
+        leg_tickets=member("leg_tickets", tuple[LegTicket, ...]),
+        pyramid_tickets=member("pyramid_tickets", int),
+    )
+    where = _at(pointer, "finish_cards")
+    _enum_set(Camel, obj["finish_cards"], where, _PLAYER_CLAUSES["finish_cards"])
+    hand = _decode(tuple[Camel, ...], obj["finish_cards"], where, _PLAYER_CLAUSES["finish_cards"])
+    return player, hand, member("partner", int | None)
 
 
 def _tiles_from_json(value: Any, pointer: str) -> tuple[Tile, ...]:
@@ -575,7 +584,10 @@ def _tiles_from_json(value: Any, pointer: str) -> tuple[Tile, ...]:
     return tiles
 
 
-def _state_from_json(value: Any, pointer: str) -> State:
+def state_from_json(value: Any, pointer: str = "") -> State:
+    """A state: well formed (else InvalidState "malformed"), possible under the rules (else
+    InvalidState from :func:`camelup.validation.validate_state`), and with the members the
+    state derives (pyramid, ticket stacks, hands, partners, result) as it derives them."""
     obj = _object(value, pointer, _STATE_ROOT_CLAUSE, _STATE_CLAUSES, clauses=_STATE_CLAUSES)
 
     def member(key: str, tp: Any) -> Any:
@@ -588,53 +600,44 @@ def _state_from_json(value: Any, pointer: str) -> State:
     revealed = member("revealed", tuple[DieRoll, ...])
     stacks = _ticket_stacks_from_json(obj["ticket_stacks"], _at(pointer, "ticket_stacks"), ruleset)
     where = _at(pointer, "players")
-    players = tuple(
+    seats = [
         _player_from_json(p, _at(where, i))
         for i, p in enumerate(_array(obj["players"], where, _STATE_CLAUSES["players"]))
+    ]
+    winner_pile = member("winner_pile", tuple[FinishCard, ...])
+    loser_pile = member("loser_pile", tuple[FinishCard, ...])
+    to_move, start_player, leg = (
+        member("to_move", int),
+        member("start_player", int),
+        member("leg", int),
     )
-    _check_hands_in_document_order(obj["players"], players, ruleset, where)
-    return State(
+    result: GameResult | None = member("result", GameResult | None)
+    partnerships, asymmetric = claimed_partnerships([partner for _, _, partner in seats])
+    if asymmetric is not None:
+        raise asymmetric.invalid_state(pointer)
+    state = State(
         ruleset=ruleset,
         track=track,
         tiles=tiles,
-        pyramid=pyramid,
         revealed=revealed,
-        ticket_stacks=stacks,
-        players=players,
-        winner_pile=member("winner_pile", tuple[FinishCard, ...]),
-        loser_pile=member("loser_pile", tuple[FinishCard, ...]),
-        to_move=member("to_move", int),
-        start_player=member("start_player", int),
-        leg=member("leg", int),
-        result=member("result", GameResult | None),
+        players=tuple(player for player, _, _ in seats),
+        winner_pile=winner_pile,
+        loser_pile=loser_pile,
+        to_move=to_move,
+        start_player=start_player,
+        leg=leg,
+        partnerships=partnerships,
     )
-
-
-def _check_hands_in_document_order(
-    documents: list[Any], players: tuple[Player, ...], ruleset: Ruleset, pointer: str
-) -> None:
-    """A finish card for a camel of another edition, named at its index in the input (the
-    validator sees only the set, so it could name only an index in canonical order)."""
-    for seat, (document, player) in enumerate(zip(documents, players, strict=True)):
-        if player.finish_cards <= frozenset(ruleset.racing_camels):
-            continue
-        for index, name in enumerate(document["finish_cards"]):
-            camel = Camel(name)
-            if camel not in ruleset.racing_camels:
-                clause = "bets.no-crazy" if camel.is_crazy else "cards.finish"
-                raise InvalidState(
-                    "not-a-racing-camel",
-                    clause,
-                    f"there are no finish cards for {camel.value}",
-                    _at(_at(pointer, seat), "finish_cards", index),
-                )
-
-
-def state_from_json(value: Any, pointer: str = "") -> State:
-    """A state: well formed (else InvalidState "malformed") and possible under the rules (else
-    InvalidState from :func:`camelup.validation.validate_state`)."""
-    state = _state_from_json(value, pointer)
     validate_state(state, pointer)
+    claims = Claims(
+        pyramid=pyramid,
+        ticket_stacks=stacks,
+        hands=tuple(hand for _, hand, _ in seats),
+        winners=None if result is None else result.winners,
+    )
+    disagreement = claims_problem(state, claims)
+    if disagreement is not None:
+        raise disagreement.invalid_state(pointer)
     return state
 
 

@@ -25,6 +25,10 @@ class Camel(enum.Enum):
     # Set once below; a plain attribute is much cheaper on the hot path than a property.
     is_crazy: bool
 
+    # Members are singletons compared by identity, so the identity hash is a correct hash,
+    # and a C-level one: Enum's own hashes the name in Python on every set or dict lookup.
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         return f"Camel.{self.name}"
 
@@ -48,6 +52,8 @@ class Die(enum.Enum):
     GREY = "grey"
 
     camel: Camel | None  # the racing camel it moves; None for the grey die
+
+    __hash__ = object.__hash__  # as for Camel
 
     def __repr__(self) -> str:
         return f"Die.{self.name}"

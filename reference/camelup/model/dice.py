@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from camelup.model.camels import Camel, Die
+from camelup.model.errors import Violation
 from camelup.trace import implements
 
 
@@ -29,19 +30,20 @@ FACE_VALUES = (1, 2, 3)
 
 
 @implements("dice.racing-faces", "dice.grey-faces")
-def face_problem(roll: DieRoll) -> tuple[str, str, str] | None:
-    """``(clause, field, message)`` when ``roll`` shows no face of its die, else None.
+def face_problem(roll: DieRoll) -> Violation | None:
+    """Why ``roll`` shows no face of its die, or None.
 
     A racing die shows 1, 2 or 3 (each on two faces) and no colour; the grey die shows 1, 2 or
-    3 in white or in black, so its roll names the crazy camel of that colour. ``field`` is the
-    attribute at fault, for error pointers.
+    3 in white or in black, so its roll names the crazy camel of that colour. ``where`` names
+    the member of the roll at fault.
     """
     grey = roll.die is Die.GREY
     clause = "dice.grey-faces" if grey else "dice.racing-faces"
     if roll.value not in FACE_VALUES:
-        return clause, "value", "a die shows 1, 2 or 3"
+        return Violation("die-face", clause, "a die shows 1, 2 or 3", ("value",))
     if grey and (roll.colour is None or not roll.colour.is_crazy):
-        return clause, "colour", "a grey-die roll shows a white or a black number"
+        message = "a grey-die roll shows a white or a black number"
+        return Violation("die-face", clause, message, ("colour",))
     if not grey and roll.colour is not None:
-        return clause, "colour", "a racing die has no crazy colour"
+        return Violation("die-face", clause, "a racing die has no crazy colour", ("colour",))
     return None

@@ -1,6 +1,22 @@
-"""The one exception type of the library, with a stable machine-readable code and a clause."""
+"""Errors: one value for a broken rule, and the exceptions of the library that carry it.
+
+A rule's predicate returns a :class:`Violation` (or None). Each caller turns it into what it
+needs: the engine into an :class:`IllegalAction`, state validation into an
+:class:`InvalidState` with a JSON pointer, ``legal_actions`` and the test strategies into a
+bool. So every rule is written once and play, validation and the legal actions cannot drift.
+"""
 
 from __future__ import annotations
+
+import attrs
+
+PathPart = str | int
+
+
+def pointer(*tokens: PathPart) -> str:
+    """The JSON pointer (RFC 6901) of ``tokens``: each escaped (``~`` as ``~0``, ``/`` as
+    ``~1``) and prefixed with ``/``; no tokens is the whole document, ``""``."""
+    return "".join("/" + str(token).replace("~", "~0").replace("/", "~1") for token in tokens)
 
 
 class CamelUpError(ValueError):
@@ -37,3 +53,28 @@ class InvalidRuleset(CamelUpError):
 
 class InvalidSetup(CamelUpError):
     """The setup inputs do not describe a setup of this ruleset; ``pointer`` is into the setup."""
+
+
+@attrs.frozen
+class Violation:
+    """A rule that a value breaks: a stable ``code``, the ``clause`` it breaks, a message, and
+    ``where``: the path of the offending member inside the value checked (for a state, its
+    canonical JSON members; for an action, the action's members), ``()`` for the whole."""
+
+    code: str
+    clause: str
+    message: str
+    where: tuple[PathPart, ...] = ()
+
+    def at(self, *prefix: PathPart) -> Violation:
+        """The same violation seen from a larger value that holds the checked one at ``prefix``."""
+        return Violation(self.code, self.clause, self.message, (*prefix, *self.where))
+
+    def illegal(self) -> IllegalAction:
+        return IllegalAction(self.code, self.clause, self.message)
+
+    def invalid_state(self, base: str = "") -> InvalidState:
+        return InvalidState(self.code, self.clause, self.message, base + pointer(*self.where))
+
+    def invalid_setup(self, base: str = "") -> InvalidSetup:
+        return InvalidSetup(self.code, self.clause, self.message, base + pointer(*self.where))

@@ -8,7 +8,6 @@ import attrs
 
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.errors import InvalidRuleset
-from camelup.spec.registry import load_registry
 from camelup.trace import implements
 
 
@@ -45,13 +44,26 @@ STARTING_MONEY = 3
 PARTNERSHIP_MIN_PLAYERS = 6
 
 
+# Which rule sets each variant of the rulings register is defined for: (editions, modules it
+# needs). spec/rulings.md is the source ("Defines variant: `name` (first, whirlwind)"); kept
+# here so that the library needs no Markdown at import, and `camelup spec check` fails when the
+# two disagree.
+VARIANT_RULE_SETS: dict[Variant, tuple[frozenset[Edition], frozenset[Module]]] = {
+    Variant.START_MARKER_ROTATES: (frozenset({Edition.FIRST}), frozenset()),
+    Variant.CRAZY_FINISH_NEEDS_RACING: (frozenset({Edition.SECOND}), frozenset()),
+    Variant.WHIRLWIND_SECOND_EDITION: (
+        frozenset({Edition.SECOND}),
+        frozenset({Module.WHIRLWIND}),
+    ),
+    Variant.FINAL_SCORING_NET: (frozenset({Edition.FIRST, Edition.SECOND}), frozenset()),
+    Variant.TILE_MOVE_OLD_SPACE_BLOCKS: (frozenset({Edition.FIRST, Edition.SECOND}), frozenset()),
+}
+
+
 def _variant_fits(variant: Variant, edition: Edition, modules: frozenset[Module]) -> bool:
     """Whether the rulings register defines ``variant`` for this edition and these modules."""
-    defined = load_registry().variants.get(variant.value)
-    if defined is None:
-        return False
-    needs_modules = {Module(name) for name in defined.rule_sets if name in {"whirlwind"}}
-    return edition.value in defined.rule_sets and needs_modules <= modules
+    editions, needs_modules = VARIANT_RULE_SETS[variant]
+    return edition in editions and needs_modules <= modules
 
 
 @attrs.frozen

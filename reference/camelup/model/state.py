@@ -1,21 +1,28 @@
 """The immutable game state and the pieces it holds.
 
-Everything the rules track is here, in frozen attrs classes of tuples and frozensets. The
-state holds no derived data beyond what the hot path needs, and no validator runs when it is
-built: loading untrusted data goes through :func:`camelup.validation.validate_state`.
+Everything the rules track is here, in frozen attrs classes of tuples. The state stores each
+fact once: what can be worked out from other members is derived, never stored beside them
+(the pyramid from the revealed dice, the ticket stacks from the tickets held, the hands from
+the finish piles, both sides of a partnership from one pair, whether the race is over from the
+track, the winners from the money). So no two members can disagree. No validator runs when a
+state is built: loading untrusted data goes through :func:`camelup.validation.validate_state`.
 """
 
 from __future__ import annotations
 
 import enum
+from functools import cached_property
 
 import attrs
 
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
 from camelup.model.ruleset import PYRAMID_TICKETS, Ruleset
-from camelup.model.track import MAX_SPACE, MIN_SPACE, Stack, slot
-from camelup.trace import implements_value
+from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack, slot
+from camelup.trace import implements, implements_value
+
+_FIRST_SLOT = slot(FIRST_SPACE)
+_PAST_LAST_SLOT = slot(LAST_SPACE) + 1
 
 
 class TileSide(enum.Enum):
@@ -70,13 +77,15 @@ implements_value("money.currency", __name__, "Player.money")  # a whole number o
 
 @attrs.frozen
 class Player:
-    """One seat at the table. ``finish_cards`` are the cards still in hand."""
+    """One seat at the table: money, the leg tickets held, the pyramid tickets taken this leg.
+
+    The finish cards in hand and the partner are the state's (:meth:`State.hand`,
+    :meth:`State.partner_of`): both follow from what lies on the table.
+    """
 
     money: int
     leg_tickets: tuple[LegTicket, ...] = ()
     pyramid_tickets: int = 0
-    finish_cards: frozenset[Camel] = frozenset()
-    partner: int | None = None
 
 
 @attrs.frozen
@@ -91,28 +100,79 @@ class State:
     """A complete, immutable game position.
 
     ``track`` has one stack (bottom to top) per space from -2 to 19; use :meth:`stack` and
-    :meth:`space_of` rather than indexing it. ``ticket_stacks`` follows
-    ``ruleset.racing_camels`` and lists each colour's remaining values bottom to top.
-    ``revealed`` lists the dice out of the pyramid in the order they came out.
+    :meth:`space_of` rather than indexing it. ``revealed`` lists the dice out of the pyramid in
+    the order they came out. ``partnerships`` holds each partnership of this leg once, as a
+    pair of seats, lower seat first, the pairs sorted.
     """
 
     ruleset: Ruleset
     track: tuple[Stack, ...]
     tiles: tuple[Tile, ...]
-    pyramid: tuple[Die, ...]
     revealed: tuple[DieRoll, ...]
-    ticket_stacks: tuple[tuple[int, ...], ...]
     players: tuple[Player, ...]
     winner_pile: tuple[FinishCard, ...]
     loser_pile: tuple[FinishCard, ...]
     to_move: int
     start_player: int
     leg: int
-    result: GameResult | None = None
+    partnerships: tuple[tuple[int, int], ...] = ()
 
     @property
+    @implements("move.die.stays-out")
+    def pyramid(self) -> tuple[Die, ...]:
+        """The dice still in the pyramid, in ruleset order: the edition's dice but those out."""
+        out = [roll.die for roll in self.revealed]
+        return tuple(die for die in self.ruleset.dice if die not in out)
+
+    @cached_property
+    @implements("bet.leg.take-top")
+    def ticket_stacks(self) -> tuple[tuple[int, ...], ...]:
+        """Each racing camel's remaining leg tickets, bottom to top, in ``racing_camels`` order:
+        the full stack less as many tickets, from the top, as the players hold of that camel."""
+        held = [ticket.camel for player in self.players for ticket in player.leg_tickets]
+        full = self.ruleset.leg_ticket_values
+        return tuple(
+            full[: max(0, len(full) - held.count(camel))] for camel in self.ruleset.racing_camels
+        )
+
+    @cached_property
+    @implements("bet.finish.permanent")
+    def hands(self) -> tuple[frozenset[Camel], ...]:
+        """Each seat's finish cards in hand: one per racing camel, less those it has placed."""
+        placed: list[set[Camel]] = [set() for _ in self.players]
+        for card in (*self.winner_pile, *self.loser_pile):
+            if 0 <= card.owner < len(placed):
+                placed[card.owner].add(card.camel)
+        racing = frozenset(self.ruleset.racing_camels)
+        return tuple(racing - cards for cards in placed)
+
+    def hand(self, seat: int) -> frozenset[Camel]:
+        return self.hands[seat]
+
+    def partner_of(self, seat: int) -> int | None:
+        """The seat's partner this leg, if it has one (a partnership binds both seats)."""
+        for first, second in self.partnerships:
+            if first == seat:
+                return second
+            if second == seat:
+                return first
+        return None
+
+    @property
+    @implements("end.crossing.racing", "end.crossing.crazy")
     def is_over(self) -> bool:
-        return self.result is not None
+        """The race is over once a unit has crossed the finish line: a camel stands past it."""
+        track = self.track
+        return any(track[:_FIRST_SLOT]) or any(track[_PAST_LAST_SLOT:])
+
+    @property
+    @implements("final.winners")
+    def result(self) -> GameResult | None:
+        """None while the race goes on; then every seat with the most money (a tie shares)."""
+        if not self.is_over:
+            return None
+        best = max(player.money for player in self.players)
+        return GameResult(tuple(s for s, p in enumerate(self.players) if p.money == best))
 
     def stack(self, space: int) -> Stack:
         """The camels on ``space``, bottom to top (empty beyond the spaces the track keeps)."""
@@ -148,4 +208,4 @@ class State:
 
     @property
     def pyramid_tickets_left(self) -> int:
-        return PYRAMID_TICKETS - sum(p.pyramid_tickets for p in self.players)
+        return PYRAMID_TICKETS - len(self.revealed)

@@ -2,42 +2,52 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from camelup.model.camels import Camel
-from camelup.model.errors import IllegalAction
+from camelup.model.errors import Violation
+from camelup.model.ruleset import Ruleset
 from camelup.model.state import State
 from camelup.trace import implements
 
+BetKind = Literal["leg tickets", "finish cards"]
 
-@implements("bet.leg.take-top", "bet.leg.any-number", "bet.leg.empty-stack", "bets.no-crazy")
-def leg_ticket_problem(state: State, camel: Camel) -> IllegalAction | None:
+
+@implements("bets.no-crazy", "cards.finish")
+def bet_camel_problem(ruleset: Ruleset, camel: Camel, kind: BetKind) -> Violation | None:
+    """Bets are on racing camels of the edition only: nobody bets on a crazy camel, and the
+    other edition's colours have no tickets or cards here."""
+    if camel in ruleset.racing_camels:
+        return None
+    if camel.is_crazy:
+        clause = "bets.no-crazy"
+    elif kind == "finish cards":
+        clause = "cards.finish"
+    else:
+        clause = f"camels.racing.{ruleset.edition.value}"
+    return Violation("not-a-racing-camel", clause, f"there are no {kind} for {camel.value}")
+
+
+@implements("bet.leg.take-top", "bet.leg.any-number", "bet.leg.empty-stack")
+def leg_ticket_problem(state: State, camel: Camel) -> Violation | None:
     """Any racing camel whose ticket stack is not empty may be backed, as often as one likes."""
-    if camel not in state.ruleset.racing_camels:
-        clause = (
-            "bets.no-crazy" if camel.is_crazy else "camels.racing." + state.ruleset.edition.value
-        )
-        return IllegalAction(
-            "not-a-racing-camel", clause, f"there are no leg tickets for {camel.value}"
-        )
+    problem = bet_camel_problem(state.ruleset, camel, "leg tickets")
+    if problem is not None:
+        return problem.at("camel")
     if not state.ticket_stack(camel):
-        return IllegalAction(
-            "ticket-stack-empty", "bet.leg.empty-stack", f"the {camel.value} stack is empty"
-        )
+        message = f"the {camel.value} stack is empty"
+        return Violation("ticket-stack-empty", "bet.leg.empty-stack", message, ("camel",))
     return None
 
 
-@implements("bet.finish.place", "bet.finish.one-per-colour", "bet.finish.permanent", "cards.finish")
-def finish_card_problem(state: State, player: int, camel: Camel) -> IllegalAction | None:
+@implements("bet.finish.place", "bet.finish.one-per-colour", "bet.finish.permanent")
+def finish_card_problem(state: State, player: int, camel: Camel) -> Violation | None:
     """A finish card can be placed only from the hand; each player has one per racing camel, so
     once placed (for good) that colour cannot be bet again by that player."""
-    if camel not in state.ruleset.racing_camels:
-        clause = "bets.no-crazy" if camel.is_crazy else "cards.finish"
-        return IllegalAction(
-            "not-a-racing-camel", clause, f"there are no finish cards for {camel.value}"
-        )
-    if camel not in state.players[player].finish_cards:
-        return IllegalAction(
-            "card-not-in-hand",
-            "bet.finish.one-per-colour",
-            f"player {player} has no {camel.value} finish card in hand",
-        )
+    problem = bet_camel_problem(state.ruleset, camel, "finish cards")
+    if problem is not None:
+        return problem.at("camel")
+    if camel not in state.hand(player):
+        message = f"player {player} has no {camel.value} finish card in hand"
+        return Violation("card-not-in-hand", "bet.finish.one-per-colour", message, ("camel",))
     return None

@@ -85,10 +85,3 @@ def score_finish_piles(
                 )
             )
     return events
-
-
-@implements("final.winners")
-def winners(money: list[int]) -> tuple[int, ...]:
-    """Every seat with the most money: a tie shares the victory."""
-    best = max(money)
-    return tuple(seat for seat, amount in enumerate(money) if amount == best)

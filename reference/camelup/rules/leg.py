@@ -36,12 +36,20 @@ def partner_bonus(partner: Player, leader: Camel, second: Camel) -> int:
 
 
 @implements("leg.score.pyramid", "leg.score.net", "money.floor")
-def score_leg(players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int) -> LegScored:
+def score_leg(
+    players: tuple[Player, ...],
+    partnerships: tuple[tuple[int, int], ...],
+    ranked: tuple[Camel, ...],
+    leg: int,
+) -> LegScored:
     """Every player's tickets, pyramid tickets and partner bonus, settled in one payment each.
 
     The event's ``paid`` per player is the change of money after the zero floor.
     """
     leader, second = ranked[0], ranked[1]
+    partner_of: dict[int, int] = {}
+    for first, other in partnerships:
+        partner_of[first], partner_of[other] = other, first
     scores = []
     for seat, player in enumerate(players):
         total = player.pyramid_tickets
@@ -50,8 +58,8 @@ def score_leg(players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int) 
             tickets = tuple((t, ticket_reward(t, leader, second)) for t in player.leg_tickets)
             total += sum(reward for _, reward in tickets)
         bonus = 0
-        if player.partner is not None:
-            bonus = partner_bonus(players[player.partner], leader, second)
+        if seat in partner_of:
+            bonus = partner_bonus(players[partner_of[seat]], leader, second)
             total += bonus
         paid = max(0, player.money + total) - player.money
         scores.append(PlayerLegScore(seat, tickets, player.pyramid_tickets, bonus, total, paid))
@@ -60,11 +68,10 @@ def score_leg(players: tuple[Player, ...], ranked: tuple[Camel, ...], leg: int) 
 
 @implements("leg.cleanup", "partner.reset")
 def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple[Player, ...]:
-    """After leg scoring: the money paid; tickets back to their stacks; partnership cards back
-    to their owners."""
+    """After leg scoring: the money paid; tickets back to their stacks (the state then has no
+    partnerships either: the partnership cards go back to their owners)."""
     return tuple(
-        Player(money=p.money + score.paid, finish_cards=p.finish_cards)
-        for p, score in zip(players, scored.scores, strict=True)
+        Player(money=p.money + score.paid) for p, score in zip(players, scored.scores, strict=True)
     )
 
 

@@ -7,7 +7,9 @@ see or change a state that anybody else holds.
 
 from __future__ import annotations
 
-from camelup.model.camels import Camel
+from camelup.model.camels import Camel, Die
+from camelup.model.dice import DieRoll, face_problem
+from camelup.model.errors import Violation
 from camelup.model.events import Event, RaceEnded, TilePaid, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
@@ -17,6 +19,15 @@ from camelup.rules.whirlwind import whirlwind_destination
 from camelup.trace import implements
 
 Track = list[Stack]
+
+
+@implements("move.die.stays-out")
+def roll_problem(pyramid: tuple[Die, ...], roll: DieRoll) -> Violation | None:
+    """The die must still be in the pyramid and show one of its faces."""
+    if roll.die not in pyramid:
+        message = f"the {roll.die.value} die is not in the pyramid"
+        return Violation("die-not-in-pyramid", "move.die.stays-out", message, ("die",))
+    return face_problem(roll)
 
 
 @implements("move.stack.carry")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from camelup.model.errors import IllegalAction
+from camelup.model.errors import Violation
 from camelup.model.state import State
 from camelup.trace import implements
 
@@ -10,28 +10,16 @@ from camelup.trace import implements
 @implements(
     "partner.six-plus", "partner.action", "partner.swap", "partner.one-per-leg", "cards.partnership"
 )
-def partnership_problem(state: State, player: int, partner: int) -> IllegalAction | None:
+def partnership_problem(state: State, player: int, partner: int) -> Violation | None:
     """Both partnership cards must show "available"; the chosen player cannot refuse."""
     if not state.ruleset.partnerships:
-        return IllegalAction(
-            "no-partnerships",
-            "partner.six-plus",
-            "partnerships need the 2nd edition and 6+ players",
-        )
+        message = "partnerships need the 2nd edition and 6+ players"
+        return Violation("no-partnerships", "partner.six-plus", message)
     if not 0 <= partner < state.ruleset.players or partner == player:
-        return IllegalAction(
-            "bad-partner", "partner.action", f"seat {partner} cannot be chosen as partner"
-        )
-    if state.players[player].partner is not None:
-        return IllegalAction(
-            "partnership-card-used",
-            "partner.action",
-            f"player {player} already has a partner this leg",
-        )
-    if state.players[partner].partner is not None:
-        return IllegalAction(
-            "partnership-card-used",
-            "partner.action",
-            f"player {partner} already has a partner this leg",
-        )
+        message = f"seat {partner} cannot be chosen as partner"
+        return Violation("bad-partner", "partner.action", message, ("partner",))
+    for seat, where in ((player, "player"), (partner, "partner")):
+        if state.partner_of(seat) is not None:
+            message = f"player {seat} already has a partner this leg"
+            return Violation("partnership-card-used", "partner.action", message, (where,))
     return None

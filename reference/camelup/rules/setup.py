@@ -13,7 +13,7 @@ import attrs
 
 from camelup.model.camels import CRAZY_CAMELS, DIE_OF_CAMEL, Camel, Die
 from camelup.model.dice import DieRoll, face_problem
-from camelup.model.errors import InvalidSetup
+from camelup.model.errors import InvalidSetup, pointer
 from camelup.model.ruleset import STARTING_MONEY, Edition, Ruleset
 from camelup.model.state import Player, State
 from camelup.model.track import LAST_SPACE, SLOTS, slot
@@ -74,8 +74,7 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
             raise _bad("setup.racing-camels", message, f"/racing_rolls/{index}/die")
         face = face_problem(roll)
         if face is not None:
-            clause, field, message = face
-            raise _bad(clause, message, f"/racing_rolls/{index}/{field}")
+            raise _bad(face.clause, face.message, pointer("racing_rolls", index, *face.where))
         values[camel] = roll.value
     if len(values) != len(racing):
         raise _bad("setup.racing-camels", "one roll per racing camel is needed", "/racing_rolls")
@@ -93,15 +92,12 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
     elif setup.crazy_rolls or setup.first_crazy is not None:
         message = "the first edition has no crazy camels"
         raise _bad("camels.crazy", message, "/crazy_rolls" if setup.crazy_rolls else "/first_crazy")
-    hand = frozenset(racing)
-    players = tuple(Player(money=STARTING_MONEY, finish_cards=hand) for _ in range(ruleset.players))
+    players = tuple(Player(money=STARTING_MONEY) for _ in range(ruleset.players))
     return State(
         ruleset=ruleset,
         track=tuple(track),
         tiles=(),
-        pyramid=ruleset.dice,
         revealed=(),
-        ticket_stacks=ruleset.full_ticket_stacks,
         players=players,
         winner_pile=(),
         loser_pile=(),
@@ -126,8 +122,7 @@ def _place_crazy_camels(track: list[tuple[Camel, ...]], setup: Setup) -> None:
             )
         face = face_problem(roll)
         if face is not None:
-            clause, field, message = face
-            raise _bad(clause, message, f"/crazy_rolls/{index}/{field}")
+            raise _bad(face.clause, face.message, pointer("crazy_rolls", index, *face.where))
         where = slot(CRAZY_START_SPACE[roll.value])
         track[where] = track[where] + (camel,)  # the second goes on top of the first
 

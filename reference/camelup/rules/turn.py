@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from camelup.model.errors import IllegalAction
+from camelup.model.errors import Violation
 from camelup.model.state import State
 from camelup.trace import implements
 
 
 @implements("turn.game-over", "turn.order", "turn.one-action")
-def turn_problem(state: State, player: int) -> IllegalAction | None:
+def turn_problem(state: State, player: int) -> Violation | None:
     """Once the race is over nobody acts; otherwise only the player to move acts, once."""
-    if state.result is not None:
-        return IllegalAction("game-over", "turn.game-over", "the race has ended")
+    if state.is_over:
+        return Violation("game-over", "turn.game-over", "the race has ended")
     if player != state.to_move:
-        return IllegalAction(
-            "not-your-turn", "turn.order", f"it is player {state.to_move}'s turn, not {player}'s"
-        )
+        message = f"it is player {state.to_move}'s turn, not {player}'s"
+        return Violation("not-your-turn", "turn.order", message, ("player",))
     return None
 
 

@@ -1,11 +1,22 @@
-"""``camelup conformance``: run, list, show, explain, validate, coverage, generate, fuzz."""
+"""``camelup conformance``: run, list, show, explain, validate, coverage, generate, fuzz,
+report, export."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from camelup.cli.common import Verb
-from camelup.cli.conformance import coverage, explain, fuzz, generate, run, show, validate
+from camelup.cli.conformance import (
+    coverage,
+    explain,
+    export,
+    fuzz,
+    generate,
+    report,
+    run,
+    show,
+    validate,
+)
 from camelup.cli.conformance import list as list_
 
 VERBS: tuple[Verb[Any], ...] = (
@@ -17,4 +28,6 @@ VERBS: tuple[Verb[Any], ...] = (
     coverage.VERB,
     generate.VERB,
     fuzz.VERB,
+    report.VERB,
+    export.VERB,
 )

@@ -35,6 +35,16 @@ def handle(options: CheckOptions) -> int:
     if registry.problems:
         print(f"spec check: {len(registry.problems)} problem(s)", file=sys.stderr)
         return exits.FAILED
+    if directory.resolve() == spec_directory(None).resolve():
+        # Only the shipped spec describes this code; a fixture spec need not.
+        from camelup.spec.agreement import variant_problems
+
+        disagreements = variant_problems(registry)
+        for line in disagreements:
+            print(f"{directory / 'rulings.md'}: {line}", file=sys.stderr)
+        if disagreements:
+            print(f"spec check: {len(disagreements)} problem(s)", file=sys.stderr)
+            return exits.FAILED
     print(
         f"spec check: {len(registry.clauses)} clauses, {len(registry.rulings)} rulings,"
         f" {len(registry.variants)} variants, {len(registry.no_clause)} dossier items with no"
