@@ -472,7 +472,7 @@ EVIL_EXITS = {
     "flood": {4},
     "deep": {4},
     "control": {4},
-    "slow": {130, 143},  # interrupted once two cases are answered
+    "stall": {130, 143},  # interrupted once two cases are answered
 }
 
 
@@ -519,11 +519,11 @@ def test_the_runner_survives_adapters_that_misbehave_as_real_ones_do(
             "--timeout", "1", "--format", fmt, "-o", str(report), "--adapter", adapter,
         ]  # fmt: skip
         process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, cwd=folder)
-        if mode == "slow":
+        if mode == "stall":
             _wait(lambda: _logged(log, "served") >= 2, process)
             process.send_signal(number)
         _, stderr = process.communicate(timeout=120)
-        expected = {128 + number} if mode == "slow" else EVIL_EXITS[mode]
+        expected = {128 + number} if mode == "stall" else EVIL_EXITS[mode]
         assert process.returncode in expected, (mode, process.returncode, stderr)
         assert_no_crash("", stderr)
         assert "\x1b" not in stderr

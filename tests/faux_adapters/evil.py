@@ -10,6 +10,8 @@ so that a test can wait for progress and check afterwards that no process was le
 - ``child-then-hang``: starts a child ``sleep`` that holds stdout (a wrapper script), then
   answers like the reference but never answers CASE-ID.
 - ``slow``: starts a child ``sleep``, answers like the reference, each case 0.2 s late.
+- ``stall``: starts a child ``sleep``, answers the first two cases like the reference, then
+  never answers again: a run that is surely still going when a test interrupts it.
 - ``flood``: answers like the reference, but on CASE-ID writes 1 MiB chunks without a newline,
   forever.
 - ``deep``: answers like the reference, but on CASE-ID with ``/players/0/money`` of the initial
@@ -37,6 +39,7 @@ MODE = sys.argv[1]
 LOG = sys.argv[2]
 CASE = sys.argv[3] if len(sys.argv) > 3 else ""
 sys.argv[1:] = [CASE]  # what _common.target() reads
+SERVED: list[str] = []
 NASTY = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x00nul\rcr\x9bcsi"
 
 
@@ -88,8 +91,11 @@ def answer(message: Message) -> Message | None:
             os._exit(3)
     if MODE == "slow":
         time.sleep(0.2)
+    if MODE == "stall" and len(SERVED) >= 2:
+        time.sleep(3600)
     reply = reference_answer(message)
     log(f"served {case_id}")
+    SERVED.append(case_id)
     return reply
 
 
@@ -104,7 +110,7 @@ log(f"pid {os.getpid()}")
 if MODE == "exit-leaving-child":
     child()
     sys.exit(1)
-if MODE in ("child-then-hang", "slow"):
+if MODE in ("child-then-hang", "slow", "stall"):
     child()
 if MODE == "control":
     print(f"starting {NASTY}", file=sys.stderr, flush=True)
