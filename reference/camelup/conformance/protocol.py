@@ -251,13 +251,11 @@ class _Process:
         ``max_line_bytes`` (plus a chunk): an adapter writing without newlines costs nothing."""
         pending = bytearray()
         try:
-            while True:
-                chunk = stream.read(CHUNK)
-                if not chunk:
-                    break
+            while chunk := stream.read(CHUNK):
+                searched = len(pending)  # what is pending holds no newline: look in the chunk
                 pending += chunk
                 start = 0
-                while (end := pending.find(b"\n", start)) >= 0:
+                while (end := pending.find(b"\n", max(start, searched))) >= 0:
                     if end - start > self.max_line_bytes:
                         self._put(Overlong(self.max_line_bytes))
                         return
