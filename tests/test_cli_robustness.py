@@ -511,3 +511,12 @@ def test_a_report_to_dev_stdout_holds_only_the_report(fmt: str) -> None:
     else:
         assert len(jsonl_lines(result.stdout)) == 10
     assert result.stderr.startswith("report written to /dev/stdout: 8 passed")
+
+
+def test_the_report_verb_refuses_a_huge_timeout_too() -> None:
+    result = run("conformance", "report", "--timeout", "1e10")
+    assert result.returncode == 2
+    assert one_line(result.stderr) == (
+        "camelup conformance: --timeout 1e+10: must be a positive number of seconds, at most"
+        " 86400 (one day)"
+    )

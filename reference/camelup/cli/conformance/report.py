@@ -22,6 +22,7 @@ import attrs
 
 from camelup import exits
 from camelup.cli.common import Verb, status
+from camelup.cli.conformance import shared
 
 if TYPE_CHECKING:
     from camelup.conformance.runner import CaseResult, RunReport
@@ -92,7 +93,7 @@ class ReportOptions:
             None if adapters is None else tuple((c, e) for c, e in adapters),
             namespace.out,
             namespace.check,
-            namespace.timeout,
+            shared.seconds("--timeout", namespace.timeout),
             namespace.suite,
         )
 
@@ -134,8 +135,6 @@ def handle(options: ReportOptions) -> int:
 
     if options.check and not options.out:
         return fail(exits.USAGE, "--check needs --out FILE, the report to check")
-    if not (options.timeout > 0):
-        return fail(exits.USAGE, f"--timeout {options.timeout:g}: must be a positive number")
     try:
         implementations = _implementations(options)
     except ValueError as error:

@@ -122,6 +122,17 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
 # ---------------------------------------------------------------------------------- adapter
 
 
+def seconds(option: str, value: float) -> float:
+    """``value``, refused (UsageError naming the range) unless a positive number of seconds
+    of at most a day: a lock wait overflows far above that (OverflowError at 1e10)."""
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise UsageError(
+            f"{option} {value:g}: must be a positive number of seconds, at most"
+            f" {MAX_SECONDS:g} (one day)"
+        )
+    return value
+
+
 @attrs.frozen
 class AdapterOptions:
     """How to run an adapter; ``command`` None means the in-process reference."""
@@ -138,15 +149,8 @@ class AdapterOptions:
         command: str | None = namespace.adapter
         if command is not None and not command.strip():
             raise UsageError("--adapter: the command is empty")
-        for option, value in (
-            ("--timeout", namespace.timeout),
-            ("--handshake-timeout", namespace.handshake_timeout),
-        ):
-            if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
-                raise UsageError(
-                    f"{option} {value:g}: must be a positive number of seconds, at most"
-                    f" {MAX_SECONDS:g} (one day)"
-                )
+        seconds("--timeout", namespace.timeout)
+        seconds("--handshake-timeout", namespace.handshake_timeout)
         if namespace.max_restarts < 0:
             raise UsageError(f"--max-restarts {namespace.max_restarts}: must be 0 or more")
         if not MIN_LINE_BYTES <= namespace.max_line_bytes <= MAX_LINE_BYTES:
