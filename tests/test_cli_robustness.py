@@ -520,3 +520,28 @@ def test_the_report_verb_refuses_a_huge_timeout_too() -> None:
         "camelup conformance: --timeout 1e+10: must be a positive number of seconds, at most"
         " 86400 (one day)"
     )
+
+
+def test_deep_nesting_is_seen_from_the_text_and_the_comparison_has_a_net() -> None:
+    from camelup.adapter import hello_reply, run_case
+    from camelup.conformance.nesting import text_too_deep, too_deep
+    from camelup.conformance.protocol import Reply, parse_hello
+    from camelup.conformance.runner import verdict
+    from camelup.conformance.suite import load_suite
+
+    assert not text_too_deep(b"[" * 64 + b"]" * 64) and text_too_deep(b"[" * 65 + b"]" * 65)
+    brackets_in_a_string = {"a": "[[[[" * 100}
+    assert text_too_deep(json.dumps(brackets_in_a_string).encode())  # a suspect, from its text
+    assert too_deep(brackets_in_a_string) is None  # which the parsed value clears
+    [case] = [c for c in load_suite().cases if c.id == TARGET]
+    body = run_case(case.wire([0]))
+    value: Any = 0
+    for _ in range(2000):
+        value = [value]
+    for step in body["steps"]:
+        for member in list(step.get("state", {})):
+            step["state"][member] = value  # wherever the case looks, it meets the deep value
+    # A reply whose depth its reader did not see (too_deep None) still errors, not crashes.
+    result = verdict(case, Reply(body, 0.0), parse_hello(hello_reply()))
+    assert result.verdict == "errored" and result.note == "protocol"
+    assert "malformed reply: nested more than 64 levels deep at /steps/" in result.reason

@@ -29,6 +29,7 @@ from typing import IO, Any
 
 import attrs
 
+from camelup.conformance.nesting import text_too_deep, too_deep
 from camelup.io.jsonio import JSONInputError, parse_json
 
 PROTOCOL = 1
@@ -38,6 +39,7 @@ MAX_LINE_BYTES = 16 << 20  # the longest protocol line read; a longer one breaks
 STDERR_LINES = 20
 STDERR_LINE_BYTES = 4096  # of each stderr line kept: the tail stays small whatever is written
 CHUNK = 1 << 16
+QUEUED_BYTES = 32 << 20  # read ahead of the runner: at most this much (or one longer line)
 POLL = 0.05  # how often a wait for a line looks whether the adapter's process has exited
 EXIT_GRACE = 0.2  # how long lines may still come after it has exited
 
@@ -125,6 +127,9 @@ class Reply:
 
     body: Mapping[str, Any]
     seconds: float
+    # Where the reply nests more than nesting.MAX_DEPTH levels deep (found from its text as it
+    # is read), or None: such a reply is malformed and is never compared.
+    too_deep: str | None = None
 
 
 @attrs.frozen
@@ -223,8 +228,11 @@ class _Process:
         _LIVE.add(self.group)
         self.max_line_bytes = max_line_bytes
         self.stopped = threading.Event()
-        # Bounded, so that an adapter writing faster than the runner reads waits for it.
-        self.lines: queue.Queue[bytes | Overlong | None] = queue.Queue(maxsize=8)
+        # Lines read and not yet taken, bounded by their bytes (QUEUED_BYTES): an adapter that
+        # writes faster than the runner judges waits for it instead of filling memory.
+        self.lines: queue.Queue[bytes | Overlong | None] = queue.Queue()
+        self._room = threading.Condition()
+        self._queued = 0
         self.outgoing: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._exited_at: float | None = None
@@ -237,14 +245,24 @@ class _Process:
             thread.start()
 
     def _put(self, item: bytes | Overlong | None) -> bool:
-        """Queue ``item`` for the runner; False once the process is stopped (nobody reads)."""
-        while not self.stopped.is_set():
-            try:
-                self.lines.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
+        """Queue ``item`` for the runner once there is room for it (a line is always let in
+        when none is queued); False once the process is stopped (nobody reads)."""
+        size = len(item) if isinstance(item, bytes) else 0
+        with self._room:
+            while self._queued and self._queued + size > QUEUED_BYTES:
+                if self.stopped.is_set():
+                    return False
+                self._room.wait(0.1)
+            self._queued += size
+        self.lines.put(item)
+        return True
+
+    def _taken(self, item: bytes | Overlong | None) -> bytes | Overlong | None:
+        if isinstance(item, bytes):
+            with self._room:
+                self._queued -= len(item)
+                self._room.notify()
+        return item
 
     def _read(self, stream: IO[bytes]) -> None:
         """Split stdout into lines, in chunks, never holding more than one line of at most
@@ -330,7 +348,7 @@ class _Process:
         while True:
             now = time.monotonic()
             try:
-                return self.lines.get(timeout=max(min(deadline - now, POLL), 0.0))
+                return self._taken(self.lines.get(timeout=max(min(deadline - now, POLL), 0.0)))
             except queue.Empty:
                 now = time.monotonic()
                 if self.popen.poll() is not None:
@@ -529,7 +547,8 @@ class SubprocessAdapter:
                     else:
                         inflight.popleft()
                         now = time.monotonic()
-                        yield index, Reply(outcome, now - started)
+                        deep = (too_deep(outcome) or "/") if text_too_deep(line) else None
+                        yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
             self.protocol_broken = True

@@ -27,7 +27,7 @@ from camelup.conformance.compare import (
     reply_kind,
 )
 from camelup.conformance.expectations import Expectations
-from camelup.conformance.nesting import MAX_DEPTH, too_deep
+from camelup.conformance.nesting import too_deep_reply
 from camelup.conformance.protocol import AdapterStartError, Broken, Hello, Outcome, Reply
 from camelup.conformance.suite import Case
 
@@ -303,15 +303,9 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
         return CaseResult(case, "errored", "protocol", outcome.message, stderr=outcome.stderr)
     assert isinstance(outcome, Reply)
     body = outcome.body
-    deep = too_deep(body)
-    if deep is not None:  # compared recursively below: refused here, the run goes on
-        return CaseResult(
-            case,
-            "errored",
-            "protocol",
-            f"malformed reply: nested more than {MAX_DEPTH} levels deep at {deep}",
-            seconds=outcome.seconds,
-        )
+    if outcome.too_deep is not None:  # compared recursively below: refused, the run goes on
+        reason = too_deep_reply(body, outcome.too_deep)
+        return CaseResult(case, "errored", "protocol", reason, seconds=outcome.seconds)
     try:
         kind = reply_kind(body)
         if kind == "skipped":
@@ -326,6 +320,10 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
     except ProtocolViolation as error:
         return CaseResult(
             case, "errored", "protocol", f"malformed reply: {error}", seconds=outcome.seconds
+        )
+    except RecursionError:  # deep, but not seen as such from its text (nesting.text_too_deep)
+        return CaseResult(
+            case, "errored", "protocol", too_deep_reply(body), seconds=outcome.seconds
         )
     passed: Verdict = "failed" if mismatches else "passed"
     return CaseResult(case, passed, mismatches=tuple(mismatches), seconds=outcome.seconds)
