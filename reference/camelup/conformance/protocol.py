@@ -547,7 +547,7 @@ class SubprocessAdapter:
                     else:
                         inflight.popleft()
                         now = time.monotonic()
-                        deep = (too_deep(outcome) or "/") if text_too_deep(line) else None
+                        deep = too_deep(outcome) if text_too_deep(line) else None
                         yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
