@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "camelup.render": 5,
     "camelup.adapter": 5,
     "camelup.strategies": 5,
+    "camelup.odds_by_apply": 5,  # the plain enumeration through apply that checks camelup.odds
     "camelup.conformance": 6,
     "camelup.cli": 7,
     "camelup.__main__": 8,

@@ -103,8 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
         CONFORMANCE,
         "camelup conformance",
     )
-    from camelup.cli import render  # a command of its own, not a group of verbs
+    from camelup.cli import odds, render  # commands of their own, not groups of verbs
 
+    odds.VERB.register(commands, "camelup odds")
     render.VERB.register(commands, "camelup render")
     return parser
 

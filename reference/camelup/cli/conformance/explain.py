@@ -71,6 +71,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         ProtocolViolation,
         describe_action,
         legal_actions_wanted,
+        odds_wanted,
         reply_kind,
     )
     from camelup.conformance.protocol import AdapterStartError, Reply
@@ -95,9 +96,10 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
                 shared.PREFIX, f"the adapter does not support {hello.unsupported(case.ruleset)}"
             )
             return exits.ADAPTER
-        [(_, outcome)] = list(
-            client.run([case.wire(legal_actions_wanted(case, hello.capabilities))])
+        wire = case.wire(
+            legal_actions_wanted(case, hello.capabilities), odds_wanted(case, hello.capabilities)
         )
+        [(_, outcome)] = list(client.run([wire]))
     except AdapterStartError as error:
         error_line(shared.PREFIX, f"the adapter could not be restarted: {error}")
         return exits.ADAPTER
@@ -164,7 +166,7 @@ def _error_text(error: Any) -> str:
 
 
 def _check_label(check: Check) -> str:
-    from camelup.conformance.suite import ErrorCheck, EventsCheck, StateCheck
+    from camelup.conformance.suite import ErrorCheck, EventsCheck, OddsCheck, StateCheck
 
     if isinstance(check, StateCheck):
         return "state " + ", ".join(p or "/" for p in check.values)
@@ -172,6 +174,8 @@ def _check_label(check: Check) -> str:
         return f"events ({check.match}, {len(check.events)} expected)"
     if isinstance(check, ErrorCheck):
         return f"error {check.code}" + (f" [{check.clause}]" if check.clause else "")
+    if isinstance(check, OddsCheck):
+        return "odds " + ", ".join(check.odds)
     return f"legal actions ({len(check.actions)} expected)"
 
 
