@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
     "camelup.adapter": 5,
     "camelup.strategies": 5,
     "camelup.conformance": 6,
+    "camelup.docs": 6,  # the generated pages and the site: they read the suite, below the CLI
     "camelup.cli": 7,
     "camelup.__main__": 8,
     "camelup": 8,  # the package itself re-exports the library's public names

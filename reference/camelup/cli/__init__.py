@@ -325,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     from camelup.cli import render  # the verb is defined in its own module
 
     render.add_arguments(commands.add_parser("render", help=render.HELP))
+    from camelup.cli import docs
+
+    docs.add_arguments(commands.add_parser("docs", help=docs.HELP))
     return parser
 
 
