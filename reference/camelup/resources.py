@@ -19,6 +19,17 @@ def _first(candidates: tuple[Path, ...], marker: str, what: str) -> Path:
     raise FileNotFoundError(f"camelup: the {what} folder was not found beside the package")
 
 
+def package_version() -> str:
+    """camelup's version, from its one place (``pyproject.toml``) through the installed metadata;
+    ``0+unknown`` for a source tree on ``sys.path`` that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("camelup")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def spec_directory() -> Path:
     """The spec's Markdown chapters and rulings register."""
     return _first((PACKAGE / "_spec", CHECKOUT / "spec"), "rulings.md", "spec/")

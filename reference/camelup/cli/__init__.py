@@ -289,6 +289,12 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
         metavar="FILE",
         help="write the shrunk case file to FILE (default: standard output)",
     )
+    from camelup.cli import report
+
+    report.add_arguments(verbs.add_parser("report", help=report.HELP, description=report.HELP))
+    from camelup.cli import export
+
+    export.add_arguments(verbs.add_parser("export", help=export.HELP, description=export.HELP))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -298,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from camelup.resources import package_version
+
+    parser.add_argument("--version", action="version", version=f"camelup {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     spec = commands.add_parser(
         "spec",
