@@ -300,21 +300,24 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
     else:
         fallback = best_diagram(touching, ruling.clauses)
         if fallback is not None:
-            lines += [
-                "No case that cites this ruling can be drawn, so the diagram below is of a case"
-                " that checks one of its clauses.",
-                "",
-            ]
+            why = (
+                "No case that cites this ruling can be drawn"
+                if context.hand_written(citing)
+                else "No case cites this ruling"
+            )
+            lines += [f"{why}, so the diagram below is of a case that checks its clauses.", ""]
             lines += _diagram_section(
                 context, fallback, ruling.id, files, "Diagram of a case checking its clauses"
             )
         else:
-            lines += [
-                "## Diagram",
-                "",
-                "No conformance case checks this ruling's clauses, so there is nothing to draw.",
-                "",
-            ]
+            nothing = (
+                "No case that checks this ruling's clauses can be drawn: each gives a position"
+                " the engine refuses."
+                if context.hand_written([*citing, *touching])
+                else "No conformance case checks this ruling's clauses, so there is nothing to"
+                " draw."
+            )
+            lines += ["## Diagram", "", nothing, ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -99,6 +99,11 @@ def _resolve(page: str, path: str) -> str:
     return joined
 
 
+def _short(text: str, limit: int = 120) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= limit else words[: limit - 1].rsplit(" ", 1)[0] + " …"
+
+
 def _search_index() -> list[dict[str, str]]:
     registry = load_registry()
     entries = []
@@ -108,7 +113,7 @@ def _search_index() -> list[dict[str, str]]:
             {
                 "id": clause.id,
                 "label": f"{clause.number} {clause.id}",
-                "text": " ".join(clause.text.split())[:120],
+                "text": _short(clause.text),
                 "href": f"{page}#{clause.anchor}",
             }
         )
@@ -126,7 +131,7 @@ def _search_index() -> list[dict[str, str]]:
             {
                 "id": name,
                 "label": f"variant {name}",
-                "text": registry.variants[name].description[:120],
+                "text": _short(registry.variants[name].description),
                 "href": f"docs/rulings/variant-{name}.html",
             }
         )
