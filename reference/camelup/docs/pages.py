@@ -136,15 +136,20 @@ def diagram(case: Case) -> Diagram | None:
 
 def best_diagram(cases: Iterable[Case], clauses: Iterable[str] = ()) -> Diagram | None:
     """The most telling drawable diagram among hand-written ``cases``: one whose primary clause
-    is among ``clauses``, then one whose key step is accepted, then one that moves a camel;
-    the suite's order breaks ties."""
+    is among ``clauses``, then one with a step (a before and an after), then one whose key
+    step is accepted, then one that moves a camel; the suite's order breaks ties."""
     wanted = set(clauses)
     candidates = []
     for order, case in enumerate(cases):
         if is_generated(case) or (drawn := diagram(case)) is None:
             continue
         moves = any(type(event).__name__ == "UnitMoved" for event in drawn.after.events)
-        rank = (case.primary_clause not in wanted, drawn.after.error is not None, not moves)
+        rank = (
+            case.primary_clause not in wanted,
+            drawn.step == 0,
+            drawn.after.error is not None,
+            not moves,
+        )
         candidates.append((rank, order, drawn))
     return min(candidates, key=lambda c: (c[0], c[1]))[2] if candidates else None
 

@@ -195,7 +195,7 @@ _SEARCH_JS = """\
 """
 
 
-def _page_html(name: str, title: str, body: str) -> str:
+def _page_html(name: str, title: str, body: str, *, compatibility: bool) -> str:
     root = _relative(name, ".") + "/" if "/" in name else ""
     nav = [
         ("index.html", "Home"),
@@ -204,6 +204,8 @@ def _page_html(name: str, title: str, body: str) -> str:
         ("docs/implementers/README.html", "Implementers"),
         ("docs/adapter-protocol.html", "Adapter protocol"),
     ]
+    if compatibility:
+        nav.append(("docs/compatibility.html", "Compatibility"))
     links = "".join(f'<a href="{root}{href}">{text}</a>' for href, text in nav)
     return (
         "<!DOCTYPE html>\n"
@@ -253,6 +255,7 @@ def build_site(root: Path, out: Path) -> list[str]:
     (relative to ``out``, sorted). Raises :class:`BrokenLinks` when a link leads nowhere and
     :class:`NotASiteFolder` when ``out`` holds anything but an earlier build."""
     pending = _roots(root)
+    report = (root / "docs" / "compatibility.md").is_file()
     seen = set(pending)
     pages: dict[str, Page] = {}
     files: dict[str, str | None] = {}  # output name -> HTML text, or None for a copied file
@@ -269,7 +272,7 @@ def build_site(root: Path, out: Path) -> list[str]:
             continue
         text = home_markdown(root) if source == HOME else (root / source).read_text("utf-8")
         if suffix != ".md" and source != HOME:
-            files[name] = _page_html(name, source, _source_page(text))
+            files[name] = _page_html(name, source, _source_page(text), compatibility=report)
             lines = range(1, len(text.splitlines()) + 1)
             pages[source] = Page("", source, tuple(f"L{n}" for n in lines), ())
             continue
@@ -299,7 +302,7 @@ def build_site(root: Path, out: Path) -> list[str]:
         for target in page.targets:
             if target.startswith("#") and target[1:] not in page.anchors:
                 problems.append(f"{source}: {target} (no such anchor)")
-        files[name] = _page_html(name, page.title or source, page.body)
+        files[name] = _page_html(name, page.title or source, page.body, compatibility=report)
     for page_name, target, fragment in links:
         anchors = pages[target].anchors if target in pages else ()
         if fragment and fragment not in anchors:
