@@ -259,3 +259,16 @@ def test_the_site_build_never_empties_a_folder_it_did_not_write(tmp_path: Path) 
     with pytest.raises(NotASiteFolder):
         build_site(tmp_path / "repo", precious)
     assert (precious / "notes.txt").read_text("utf-8") == "keep me"
+
+
+def test_the_docs_verbs_refuse_what_they_cannot_do(tmp_path: Path) -> None:
+    def camelup(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "camelup", "docs", *args]
+        return subprocess.run(command, capture_output=True, text=True)
+
+    missing = camelup("build", "--check", "--out", str(tmp_path / "nowhere"))
+    assert (missing.returncode, missing.stderr.count("\n")) == (2, 1)
+    (tmp_path / "notes.txt").write_text("mine", "utf-8")
+    occupied = camelup("site", str(tmp_path))
+    assert occupied.returncode == 2 and "holds no earlier build" in occupied.stderr
+    assert (tmp_path / "notes.txt").read_text("utf-8") == "mine"

@@ -121,6 +121,8 @@ def run(options: argparse.Namespace) -> int:
         if options.docs_command == "build":
             folder = Path(options.out) if options.out else _checkout() / "docs"
             if options.check:
+                if not folder.is_dir():
+                    raise _Usage(f"--out {folder}: no such folder")
                 problems = stale_files(folder)
                 for problem in problems:
                     print(f"{folder / problem}", file=sys.stderr)
