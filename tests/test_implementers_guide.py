@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +120,33 @@ def test_both_minimal_adapters_pass_the_same_real_part_of_the_suite() -> None:
     assert "bet.leg.take-top/top-is-five" in passed  # a leg ticket
     assert any(case.startswith("move.") for case in passed)  # a camel move
     assert "failed" not in verdicts and "errored" not in verdicts
+    assert _counts(python_cases) == _counts_in_the_guide()
+
+
+def _counts(cases: dict[str, tuple[str, str]]) -> dict[str, int]:
+    """Passed, and skipped by why: outside the declared rule sets or capabilities, by the
+    expectations file, by the adapter's own answer."""
+    with open(REPO / EXPECTATIONS, "rb") as file:
+        expected_reasons = {entry["reason"] for entry in tomllib.load(file)["skip"]}
+    counts = dict.fromkeys(("passed", "unsupported", "expectations", "adapter"), 0)
+    for verdict, reason in cases.values():
+        if verdict == "passed":
+            counts["passed"] += 1
+        elif reason.startswith(("the adapter does not support", "needs the capability")):
+            counts["unsupported"] += 1
+        elif reason in expected_reasons:
+            counts["expectations"] += 1
+        elif reason.startswith("not implemented: "):
+            counts["adapter"] += 1
+    return counts
+
+
+def _counts_in_the_guide() -> dict[str, int]:
+    sentence = re.search(
+        r"Each passes (\d+) cases .*? the other \d+ are skipped: (\d+) because .*?, (\d+) by the"
+        r" .*?expectations file.*?, and (\d+) by the\s+adapter's own",
+        " ".join(GUIDE.read_text("utf-8").split()),
+    )
+    assert sentence is not None, "the guide no longer states the minimal adapters' results"
+    keys = ("passed", "unsupported", "expectations", "adapter")
+    return dict(zip(keys, map(int, sentence.groups()), strict=True))
