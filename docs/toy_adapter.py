@@ -16,12 +16,25 @@ Run the suite against it and read the failures, which name the clauses the toy b
 The adapter declares what it really supports: the second edition with no module and no variant,
 rejection clauses (``error_clauses``), but no events and no legal-action lists, so the runner
 skips the cases it cannot judge and compares only states and rejections.
+
+With ``--odds`` it is a leg-odds *solver* instead (capability ``odds`` alone, so the runner sends
+it only the odds checks): it enumerates every die sequence with the toy engine's moves above and
+makes one more mistake of its own, a common one among published solvers:
+
+* the leg goes on until all six dice are out, instead of ending after the fifth;
+
+so its sequence counts and place odds differ from the suite's::
+
+    camelup conformance run --adapter "python docs/toy_adapter.py --odds"
+
+(it skips positions with more than three dice to come: a toy solver is slow.)
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 from typing import Any
 
 State = dict[str, Any]
@@ -288,6 +301,54 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+def odds(state: State) -> dict[str, Any]:
+    """The leg's odds by enumerating every die and face with the toy's own moves."""
+    places = {camel: [Fraction(0)] * len(RACING) for camel in RACING}
+    totals = {"race_end": Fraction(0), "sequences": 0}
+
+    def walk(here: State, chance: Fraction) -> None:
+        for die in here["pyramid"]:
+            if die == "grey":
+                faces = [(value, colour) for colour in CRAZY for value in (1, 2, 3)]
+            else:
+                faces = [(value, None) for value in (1, 2, 3)]
+            for value, colour in faces:
+                after = copy(here)
+                after["pyramid"].remove(die)
+                crossed = move(after, colour or die, value)  # the toy's grey-die mistake too
+                p = chance / len(here["pyramid"]) / len(faces)
+                # MISTAKE: the leg ends only when the pyramid is empty (six dice, not five).
+                if crossed or not after["pyramid"]:
+                    totals["sequences"] += 1
+                    if crossed:
+                        totals["race_end"] += p
+                    for place, camel in enumerate(ranking(after)):
+                        places[camel][place] += p
+                else:
+                    walk(after, p)
+
+    walk(state, Fraction(1))
+
+    def text(p: Fraction) -> str:
+        return f"{p.numerator}/{p.denominator}"
+
+    return {
+        "places": {camel: [text(p) for p in row] for camel, row in places.items()},
+        "race_end": text(totals["race_end"]),
+        "sequences": totals["sequences"],
+    }
+
+
+def run_odds(case: dict[str, Any]) -> dict[str, Any]:
+    ruleset = case["ruleset"]
+    if ruleset["edition"] != "second" or ruleset["modules"] or ruleset["variants"]:
+        return {"skipped": {"reason": "the toy solves the plain second edition only"}}
+    state = case["given"]["state"]
+    if len(state["pyramid"]) > 3:
+        return {"skipped": {"reason": "more dice to come than the toy solver enumerates"}}
+    return {"odds": {str(k): odds(copy(state)) for k in case["want"].get("odds_after", [])}}
+
+
 HELLO = {
     "protocol": 1,
     "implementation": {"name": "toy-camels", "version": "0.0.1", "language": "python"},
@@ -296,14 +357,19 @@ HELLO = {
 }
 
 
+SOLVER_HELLO = {**HELLO, "capabilities": ["odds"]}
+
+
 def main() -> None:
+    solver = "--odds" in sys.argv[1:]
     for line in sys.stdin:  # one JSON message per line
         message = json.loads(line)
         if message["cmd"] == "hello":
-            reply = HELLO
+            reply = SOLVER_HELLO if solver else HELLO
         elif message["cmd"] == "run":
             try:
-                reply = {"seq": message["seq"], **run(message["case"])}
+                answer = run_odds if solver else run
+                reply = {"seq": message["seq"], **answer(message["case"])}
             except Exception as error:  # a bug of the toy: say so, keep serving
                 reply = {
                     "seq": message["seq"],

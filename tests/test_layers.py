@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "camelup.render": 5,
     "camelup.adapter": 5,
     "camelup.strategies": 5,
+    "camelup.odds_by_apply": 5,  # the plain enumeration through apply that checks camelup.odds
     "camelup.conformance": 6,
     "camelup.docs": 6,  # the generated pages and the site: they read the suite, below the CLI
     "camelup.cli": 7,

@@ -31,7 +31,7 @@ from camelup.model.state import State
 from camelup.rules.setup import new_game
 
 PROTOCOL = 1
-CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions")
+CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions", "odds")
 
 
 def _version() -> str:
@@ -94,9 +94,13 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
         return {"initial_error": _error(error), "steps": [], "legal_actions": {}}
     initial = to_json(state)
     wanted = {int(k) for k in case.get("want", {}).get("legal_actions_after", ())}
+    odds_wanted = {int(k) for k in case.get("want", {}).get("odds_after", ())}
     found: dict[str, list[Any]] = {}
+    odds: dict[str, Any] = {}
     if 0 in wanted:
         found["0"] = [to_json(a) for a in legal_actions(state)]
+    if 0 in odds_wanted:
+        odds["0"] = _odds(state)
     steps: list[dict[str, Any]] = []
     for index, step in enumerate(case["steps"], start=1):
         try:
@@ -109,7 +113,30 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
             steps.append({"state": to_json(state), "events": [to_json(e) for e in result.events]})
         if index in wanted:
             found[str(index)] = [to_json(a) for a in legal_actions(state)]
-    return {"initial_state": initial, "steps": steps, "legal_actions": found}
+        if index in odds_wanted:
+            odds[str(index)] = _odds(state)
+    reply = {"initial_state": initial, "steps": steps, "legal_actions": found}
+    if odds_wanted:
+        reply["odds"] = odds
+    return reply
+
+
+def _odds(state: State) -> dict[str, Any]:
+    """The leg's exact odds as the protocol carries them (capability ``odds``)."""
+    from camelup.odds import GameOver, leg_odds
+
+    try:
+        found = leg_odds(state)
+    except GameOver:
+        return {}  # a finished game has no leg left: nothing to report
+    return {
+        "places": {
+            c.value: [f"{p.numerator}/{p.denominator}" for p in row]
+            for c, row in found.places().items()
+        },
+        "race_end": f"{found.race_end.numerator}/{found.race_end.denominator}",
+        "sequences": found.sequences,
+    }
 
 
 def handle(message: Any) -> dict[str, Any] | None:

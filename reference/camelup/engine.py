@@ -24,7 +24,6 @@ from camelup.model.camels import CRAZY_CAMELS, Die
 from camelup.model.dice import DieRoll
 from camelup.model.errors import IllegalAction
 from camelup.model.events import (
-    CrazyCamelChosen,
     DieRevealed,
     Event,
     FinishCardPlaced,
@@ -39,12 +38,10 @@ from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile
 from camelup.model.track import FIRST_SPACE, LAST_SPACE
 
 # The predicates are called through their modules, so that one patched rule changes play,
-# validation and the legal actions alike (tests/test_one_rule_once.py).
-from camelup.rules import betting, movement, partnership, tiles, turn
-from camelup.rules.crazy import choose_crazy_camel
+# validation and the legal actions alike (tests/test_one_rule_once.py); so is the race kernel.
+from camelup.rules import betting, movement, partnership, race, tiles, turn
 from camelup.rules.final import score_finish_piles
 from camelup.rules.leg import leg_is_over, next_start_player, players_for_new_leg, score_leg
-from camelup.rules.movement import move_camel_unit
 from camelup.rules.ranking import ranking
 from camelup.rules.tiles import SIDES
 from camelup.rules.turn import next_seat
@@ -146,18 +143,12 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
 @implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
 def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     roll = action.roll
-    die = roll.die
     problem = movement.roll_problem(state.pyramid, roll)
     if problem is not None:
         raise problem.illegal()
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
-    if die is Die.GREY:
-        camel, clause = choose_crazy_camel(state.track, roll)
-        events.append(CrazyCamelChosen(camel, clause))
-    else:
-        camel = die.camel  # type: ignore[assignment]
     track = list(state.track)
-    payment, crossed = move_camel_unit(track, state.tiles, state.ruleset, camel, roll.value, events)
+    payment, crossed = race.reveal(track, state.tiles, state.ruleset, roll, events)
     players = list(state.players)
     acting = players[action.player]
     players[action.player] = Player(acting.money, acting.leg_tickets, acting.pyramid_tickets + 1)

@@ -331,8 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("id")
     show.set_defaults(run=cmd_spec_show)
     _add_conformance(commands)
-    from camelup.cli import render  # the verb is defined in its own module
+    from camelup.cli import odds, render  # each verb is defined in its own module
 
+    odds.add_arguments(commands.add_parser("odds", help="exact leg odds and action values"))
     render.add_arguments(commands.add_parser("render", help=render.HELP))
     from camelup.cli import docs
 

@@ -24,6 +24,7 @@ from camelup.conformance.compare import (
     applicable,
     describe_action,
     legal_actions_wanted,
+    odds_wanted,
     reply_kind,
 )
 from camelup.conformance.expectations import Expectations, ExpectationsError, load_expectations
@@ -47,9 +48,10 @@ from camelup.conformance.runner import (
 )
 from camelup.conformance.suite import (
     Case,
+    Check,
     ErrorCheck,
     EventsCheck,
-    LegalActionsCheck,
+    OddsCheck,
     StateCheck,
     Suite,
     case_files,
@@ -311,13 +313,15 @@ def _error_text(error: Any) -> str:
     return f"{error.get('code')}{clause}"
 
 
-def _check_label(check: StateCheck | EventsCheck | ErrorCheck | LegalActionsCheck) -> str:
+def _check_label(check: Check) -> str:
     if isinstance(check, StateCheck):
         return "state " + ", ".join(p or "/" for p in check.values)
     if isinstance(check, EventsCheck):
         return f"events ({check.match}, {len(check.events)} expected)"
     if isinstance(check, ErrorCheck):
         return f"error {check.code}" + (f" [{check.clause}]" if check.clause else "")
+    if isinstance(check, OddsCheck):
+        return "odds " + ", ".join(check.odds)
     return f"legal actions ({len(check.actions)} expected)"
 
 
@@ -341,7 +345,14 @@ def explain(args: argparse.Namespace) -> int:
             _error(f"the adapter does not support {hello.unsupported(case.ruleset)}")
             return EXIT_ADAPTER
         [(_, outcome)] = list(
-            client.run([case.wire(legal_actions_wanted(case, hello.capabilities))])
+            client.run(
+                [
+                    case.wire(
+                        legal_actions_wanted(case, hello.capabilities),
+                        odds_wanted(case, hello.capabilities),
+                    )
+                ]
+            )
         )
     except AdapterStartError as error:
         _error(f"the adapter could not be restarted: {error}")

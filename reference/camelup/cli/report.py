@@ -175,11 +175,14 @@ def ruleset_name(case: Case) -> str:
 
 def chapter_name(case: Case) -> str:
     """The spec chapter of a hand-written case, from its file (``cases/<rule set>/04-betting.json``
-    is ``4 betting``); ``generated games`` for the recorded whole games."""
+    is ``4 betting``); ``generated games`` for the recorded whole games; a file named for no
+    chapter goes by its name (``cases/<rule set>/odds.json`` is ``odds``)."""
     stem = Path(case.file).stem
     number, _, name = stem.partition("-")
-    if "generated" in Path(case.file).parts or not number.isdigit():
+    if "generated" in Path(case.file).parts:
         return "generated games"
+    if not number.isdigit():
+        return stem
     return f"{int(number)} {name}"
 
 
@@ -277,7 +280,11 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     unsupported: Counter[str] = Counter()
     rows = []
     for (ruleset, chapter), results in sorted(groups.items(), key=_group_order):
-        if all(r.note == "unsupported" for r in results):
+        hello = report.hello
+        if all(
+            r.note == "unsupported" and (hello is None or not hello.supports(r.case.ruleset))
+            for r in results
+        ):  # a rule set not declared; a case skipped for a missing capability keeps its row
             unsupported[ruleset] += len(results)
             continue
         counts = _counts(results)

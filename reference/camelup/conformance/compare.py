@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -23,6 +24,7 @@ from camelup.conformance.suite import (
     ErrorCheck,
     EventsCheck,
     LegalActionsCheck,
+    OddsCheck,
     StateCheck,
 )
 
@@ -236,8 +238,16 @@ def describe_action(action: Any) -> str:
 # ------------------------------------------------------------------------------- applicability
 
 
+SOLVER = frozenset({"odds"})  # the capabilities of an odds solver that is no game engine
+
+
 def applicable(check: Check, capabilities: frozenset[str]) -> bool:
-    """Whether ``check`` can be judged against an adapter with ``capabilities``."""
+    """Whether ``check`` can be judged against an adapter with ``capabilities``. An adapter
+    declaring ``odds`` alone is a solver, not a game engine: it gets the odds checks only."""
+    if isinstance(check, OddsCheck):
+        return "odds" in capabilities
+    if capabilities == SOLVER:
+        return False
     if isinstance(check, EventsCheck):
         return "events" in capabilities
     if isinstance(check, LegalActionsCheck):
@@ -245,14 +255,25 @@ def applicable(check: Check, capabilities: frozenset[str]) -> bool:
     return True
 
 
+def _needs(check: Check) -> str:
+    if isinstance(check, OddsCheck):
+        return "odds"
+    if isinstance(check, EventsCheck):
+        return "events"
+    if isinstance(check, LegalActionsCheck):
+        return "legal_actions"
+    return "engine"  # a state or error check, which an odds-only solver cannot answer
+
+
 def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:
     """Capabilities that checks of ``case`` need and the adapter lacks."""
-    needed = {
-        "events" if isinstance(c, EventsCheck) else "legal_actions"
-        for c in case.checks
-        if not applicable(c, capabilities)
-    }
-    return sorted(needed)
+    return sorted({_needs(c) for c in case.checks if not applicable(c, capabilities)})
+
+
+def odds_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
+    if "odds" not in capabilities:
+        return []
+    return sorted({c.after for c in case.checks if isinstance(c, OddsCheck)})
 
 
 def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
@@ -299,8 +320,22 @@ def _check_error(value: Any, where: str) -> None:
     )
 
 
+def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
+    wanted = odds_wanted(case, capabilities)
+    if not wanted:
+        return
+    found = reply.get("odds")
+    _need(isinstance(found, dict), "a result needs /odds (an object), as requested")
+    assert isinstance(found, dict)
+    for moment in wanted:
+        _need(isinstance(found.get(str(moment)), dict), f"/odds/{moment} must be an object")
+
+
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply`` is a well-formed result for ``case``."""
+    _check_odds_shape(case, reply, capabilities)
+    if capabilities == SOLVER:
+        return  # a solver answers the odds only
     steps = reply.get("steps")
     if "initial_error" in reply:
         _check_error(reply["initial_error"], "/initial_error")
@@ -350,6 +385,9 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
     check_shape(case, reply, capabilities)
     order = _order(case)
     checks = [c for c in case.checks if applicable(c, capabilities)]
+    odds = [c for c in checks if isinstance(c, OddsCheck)]
+    if capabilities == SOLVER:
+        return [m for c in odds if (m := _compare_odds(case, c, reply["odds"])) is not None]
     clause_of_errors = "error_clauses" in capabilities
     if "initial_error" in reply:
         refused = reply["initial_error"]
@@ -398,6 +436,10 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
                 )
                 if found is not None:
                     mismatches.append(found)
+        elif isinstance(check, OddsCheck):
+            found = _compare_odds(case, check, reply["odds"])
+            if found is not None:
+                mismatches.append(found)
         else:
             found = _compare_legal(case, check, reply["legal_actions"][str(check.after)], order)
             if found is not None:
@@ -561,3 +603,44 @@ def _compare_legal(
     if len(extra) > 10:
         diff.append(f"+ ... and {len(extra) - 10} more")
     return Mismatch(check.after, case.primary_clause, summary, tuple(diff), check.index)
+
+
+def _fraction(value: Any) -> Fraction | None:
+    """``"n/d"`` as a Fraction (any equal spelling: "2/4" is "1/2"); None if it is none."""
+    if not isinstance(value, str) or value.count("/") != 1:
+        return None
+    top, bottom = value.split("/")
+    try:
+        return Fraction(int(top), int(bottom))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _compare_odds(case: Case, check: OddsCheck, replies: Mapping[str, Any]) -> Mismatch | None:
+    """Each expected figure against the reply: probabilities as exact fractions."""
+    got = replies.get(str(check.after))
+    got = got if isinstance(got, dict) else {}
+    diff: list[str] = []
+    clause = case.primary_clause
+    for camel, row in check.odds.get("places", {}).items():
+        theirs = got.get("places", {}).get(camel) if isinstance(got.get("places"), dict) else None
+        mine = [_fraction(p) for p in row]
+        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != mine:
+            diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
+    if "race_end" in check.odds and _fraction(got.get("race_end")) != _fraction(
+        check.odds["race_end"]
+    ):
+        diff.append(
+            f"race end: expected {check.odds['race_end']}, actual {compact(got.get('race_end'))}"
+        )
+    if "sequences" in check.odds:
+        theirs = got.get("sequences")
+        if (
+            not (isinstance(theirs, int) and not isinstance(theirs, bool))
+            or theirs != (check.odds["sequences"])
+        ):
+            diff.append(f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}")
+    if not diff:
+        return None
+    summary = f"{_moment(case, check.after)}: odds differ ({len(diff)} figure(s))"
+    return Mismatch(check.after, clause, summary, tuple(diff), check.index)

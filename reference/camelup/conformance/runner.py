@@ -23,6 +23,7 @@ from camelup.conformance.compare import (
     compare,
     legal_actions_wanted,
     missing_capabilities,
+    odds_wanted,
     reply_kind,
 )
 from camelup.conformance.expectations import Expectations
@@ -201,7 +202,12 @@ def _run(
             )
         else:
             to_send.append((index, case))
-    wire = [case.wire(legal_actions_wanted(case, hello.capabilities)) for _, case in to_send]
+    wire = [
+        case.wire(
+            legal_actions_wanted(case, hello.capabilities), odds_wanted(case, hello.capabilities)
+        )
+        for _, case in to_send
+    ]
     fatal: str | None = None
     try:
         for position, outcome in client.run(wire):

@@ -50,7 +50,9 @@ REQUIRED_CASE_KEYS = (
     "steps",
     "expect",
 )
-CHECK_KINDS = ("state", "events", "error", "legal_actions")
+CHECK_KINDS = ("state", "events", "error", "legal_actions", "odds")
+FRACTION = re.compile(r"^-?(0|[1-9][0-9]*)/[1-9][0-9]*$")  # an exact probability, "n/d"
+ODDS_KEYS = ("places", "race_end", "sequences")
 
 Match = Literal["sequence", "subsequence"]
 
@@ -111,7 +113,19 @@ class LegalActionsCheck:
     index: int
 
 
-Check = StateCheck | EventsCheck | ErrorCheck | LegalActionsCheck
+@attrs.frozen
+class OddsCheck:
+    """The exact odds of the leg from the given position (capability ``odds``): each listed
+    racing camel's probability of each place (first to last), the probability that the race
+    ends in the leg, and the number of outcome sequences; probabilities are ``"n/d"`` strings,
+    compared as fractions."""
+
+    after: int
+    odds: Mapping[str, Any]
+    index: int
+
+
+Check = StateCheck | EventsCheck | ErrorCheck | LegalActionsCheck | OddsCheck
 
 
 @attrs.frozen
@@ -163,14 +177,20 @@ class Case:
             label += f" ({', '.join(self.variants)})"
         return f"{label}, {self.ruleset.get('players', '?')} players"
 
-    def wire(self, legal_actions_after: Iterable[int] = ()) -> dict[str, Any]:
-        """The case as sent to an adapter: never its description, sources or expectations."""
+    def wire(
+        self, legal_actions_after: Iterable[int] = (), odds_after: Iterable[int] = ()
+    ) -> dict[str, Any]:
+        """The case as sent to an adapter: never its description, sources or expectations.
+        ``want.odds_after`` is there only when odds are wanted (capability ``odds``)."""
+        want: dict[str, Any] = {"legal_actions_after": sorted(set(legal_actions_after))}
+        if odds_after:
+            want["odds_after"] = sorted(set(odds_after))
         return {
             "id": self.id,
             "ruleset": self.ruleset,
             "given": self.given,
             "steps": list(self.steps),
-            "want": {"legal_actions_after": sorted(set(legal_actions_after))},
+            "want": want,
         }
 
 
@@ -354,6 +374,11 @@ def _case(raw: Any, area: str, file: str, index: int) -> Case:
         "expect must be a non-empty array of checks",
     )
     checks = tuple(_check(c, i, len(steps)) for i, c in enumerate(expect))
+    _need(
+        "state" in given or not any(isinstance(c, OddsCheck) for c in checks),
+        "/given",
+        "a case with an odds check gives a state, so that a solver without an engine can run it",
+    )
     return Case(
         id=case_id,
         description=raw["description"],
@@ -452,12 +477,46 @@ def _check(raw: Any, index: int, steps: int) -> Check:
             "the clause must be a string",
         )
         return ErrorCheck(after, body["code"], clause, index)
+    if kind == "odds":
+        return _odds_check(body, after, where, index)
     _need(
         isinstance(body, list) and all(isinstance(a, dict) for a in body),
         where + "/legal_actions",
         "legal_actions must be an array of actions",
     )
     return LegalActionsCheck(after, tuple(body), index)
+
+
+def _odds_check(body: Any, after: int, where: str, index: int) -> OddsCheck:
+    where += "/odds"
+    _need(after == 0, where, "an odds check looks at the given position: after must be 0")
+    _need(
+        isinstance(body, dict) and bool(body) and all(k in ODDS_KEYS for k in body),
+        where,
+        f"odds must be an object with some of {', '.join(ODDS_KEYS)}",
+    )
+    places = body.get("places", {})
+    _need(isinstance(places, dict), where + "/places", "places map racing camels to arrays")
+    for camel, row in places.items():
+        _need(
+            isinstance(row, list) and all(isinstance(p, str) and FRACTION.match(p) for p in row),
+            where + pointer("places", camel),
+            'a camel\'s places are an array of exact fractions "n/d", first place first',
+        )
+    if "race_end" in body:
+        race_end = body["race_end"]
+        _need(
+            isinstance(race_end, str) and bool(FRACTION.match(race_end)),
+            where + "/race_end",
+            'race_end must be an exact fraction "n/d"',
+        )
+    if "sequences" in body:
+        _need(
+            _is_int(body["sequences"]) and body["sequences"] >= 0,
+            where + "/sequences",
+            "sequences must be a whole number",
+        )
+    return OddsCheck(after, body, index)
 
 
 # ----------------------------------------------------------------------------------- filters

@@ -24,12 +24,17 @@ def choose_crazy_camel(track: list[Stack] | tuple[Stack, ...], roll: DieRoll) ->
     """
     white, black = CRAZY_CAMELS
     at_white = at_black = (-1, -1)  # (slot, height); -1 when not on the track
+    found = 0
     for index, stack in enumerate(track):
-        for height, camel in enumerate(stack):
-            if camel is white:
-                at_white = (index, height)
-            elif camel is black:
-                at_black = (index, height)
+        if stack:
+            if white in stack:
+                at_white = (index, stack.index(white))
+                found += 1
+            if black in stack:
+                at_black = (index, stack.index(black))
+                found += 1
+            if found == 2:
+                break
     white_carries = _carries_racing_camel(track, at_white)
     black_carries = _carries_racing_camel(track, at_black)
     if white_carries != black_carries:
@@ -43,7 +48,7 @@ def choose_crazy_camel(track: list[Stack] | tuple[Stack, ...], roll: DieRoll) ->
 def _carries_racing_camel(track: list[Stack] | tuple[Stack, ...], at: tuple[int, int]) -> bool:
     """Whether a racing camel stands anywhere above the camel at ``at`` in its stack."""
     index, height = at
-    return index >= 0 and any(not camel.is_crazy for camel in track[index][height + 1 :])
+    return index >= 0 and not all([camel.is_crazy for camel in track[index][height + 1 :]])
 
 
 @implements("crazy.wrap")

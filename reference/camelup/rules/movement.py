@@ -1,8 +1,12 @@
 """Chapter 5: camel units, stacking and landing (``spec/05-movement.md``), with the tile step of
 chapter 6 and the finish line of chapter 11 that end a move.
 
-The functions here work on a *list* copy of the track owned by one call of ``apply``; they never
-see or change a state that anybody else holds.
+The functions here work on a *list* copy of the track owned by one caller (``apply``, or the odds
+oracle through :func:`camelup.rules.race.reveal`); they never see or change a state that anybody
+else holds. They append events only when given a list to append to (``events=None``: none are
+made). Rules of other chapters are looked up through their modules (``whirlwind.…``,
+``crazy.…``) at call time, so that every caller, and a test that patches a rule, reaches the same
+code.
 """
 
 from __future__ import annotations
@@ -14,8 +18,7 @@ from camelup.model.events import Event, RaceEnded, TilePaid, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
 from camelup.model.track import LAST_SPACE, MIN_SPACE, Stack
-from camelup.rules.crazy import crossing_wraps
-from camelup.rules.whirlwind import whirlwind_destination
+from camelup.rules import crazy, whirlwind
 from camelup.trace import implements
 
 Track = list[Stack]
@@ -73,32 +76,34 @@ def move_camel_unit(
     ruleset: Ruleset,
     camel: Camel,
     pips: int,
-    events: list[Event],
+    events: list[Event] | None = None,
 ) -> tuple[TilePaid | None, bool]:
     """Move ``camel`` with everything on top of it by ``pips`` in its own direction.
 
     Racing camels go clockwise, crazy camels counterclockwise. Only the space where the move
     ends matters: there the unit goes on top, then a tile on that space pays its owner and
     pushes the unit one more space. Returns the tile payment (if any) and whether the unit
-    crossed the finish line, which ends the race.
+    crossed the finish line, which ends the race. Events go to ``events`` unless it is None.
     """
     origin, unit = lift_unit(track, camel)
     if camel.is_crazy:
         direction, clause = -1, "crazy.move.counterclockwise"
         destination = origin - pips
-        if destination < 1 and crossing_wraps(ruleset, unit):
+        if destination < 1 and crazy.crossing_wraps(ruleset, unit):
             destination += LAST_SPACE
     else:
         direction, clause = 1, "move.racing.clockwise"
         if ruleset.whirlwind:
-            destination = whirlwind_destination(track, unit, origin, pips, events)
+            destination = whirlwind.whirlwind_destination(track, unit, origin, pips, events)
         else:
             destination = origin + pips
     put_on_top(track, unit, destination)
-    events.append(UnitMoved(unit, origin, destination, "top", clause))
+    if events is not None:
+        events.append(UnitMoved(unit, origin, destination, "top", clause))
     if destination > LAST_SPACE or destination < 1:
-        crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
-        events.append(RaceEnded(unit, crossing))
+        if events is not None:
+            crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
+            events.append(RaceEnded(unit, crossing))
         return None, True
     for tile in tiles:
         if tile.space == destination:
@@ -121,7 +126,7 @@ def tile_step(
     tile: Tile,
     unit: Stack,
     direction: int,
-    events: list[Event],
+    events: list[Event] | None = None,
 ) -> tuple[TilePaid, bool]:
     """The unit ended its move on ``tile``: the owner earns 1 EP, then the unit moves one space.
 
@@ -131,11 +136,12 @@ def tile_step(
     tile, because tiles are never adjacent.
     """
     paid = TilePaid(tile.owner, tile.space, 1)
-    events.append(paid)
+    if events is not None:
+        events.append(paid)
     index = tile.space - MIN_SPACE
     track[index] = track[index][: len(track[index]) - len(unit)]
     target = tile.space + tile.side.step * direction
-    if target > LAST_SPACE and direction < 0 and crossing_wraps(ruleset, unit):
+    if target > LAST_SPACE and direction < 0 and crazy.crossing_wraps(ruleset, unit):
         target -= LAST_SPACE  # the lone crazy camel goes on round the loop (RUL-24)
     if tile.side.step > 0:
         put_on_top(track, unit, target)
@@ -143,10 +149,12 @@ def tile_step(
     else:
         put_underneath(track, unit, target)
         placement, clause = "underneath", "tile.land.backward"
-    if direction < 0:
-        clause = "tile.land.crazy-reversed"
-    events.append(UnitMoved(unit, tile.space, target, placement, clause))  # type: ignore[arg-type]
+    if events is not None:
+        if direction < 0:
+            clause = "tile.land.crazy-reversed"
+        events.append(UnitMoved(unit, tile.space, target, placement, clause))  # type: ignore[arg-type]
     if target > LAST_SPACE or target < 1:
-        events.append(RaceEnded(unit, "tile.land.off-track"))
+        if events is not None:
+            events.append(RaceEnded(unit, "tile.land.off-track"))
         return paid, True
     return paid, False

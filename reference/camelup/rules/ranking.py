@@ -27,10 +27,6 @@ def ranking(track: Sequence[Stack]) -> tuple[Camel, ...]:
     backwards over the line (spaces 0 and below) are behind everyone, the bottom one last.
     Whirlwind spaces rank by their number like any other space.
     """
-    ranked = []
-    for stack in reversed(track):
-        if stack:
-            for camel in reversed(stack):
-                if not camel.is_crazy:
-                    ranked.append(camel)
-    return tuple(ranked)
+    return tuple(
+        [c for stack in reversed(track) if stack for c in reversed(stack) if not c.is_crazy]
+    )

@@ -18,13 +18,14 @@ _SIX, _SEVEN, _EIGHT, _NINE = 6, 7, 8, 9
     "whirlwind.step-per-pip",
 )
 def whirlwind_destination(
-    track: list[Stack], unit: Stack, origin: int, pips: int, events: list[Event]
+    track: list[Stack], unit: Stack, origin: int, pips: int, events: list[Event] | None = None
 ) -> int:
     """Walk ``unit`` (already lifted off ``track``) clockwise ``pips`` steps through the whirlwind.
 
     Each step uses one pip. Leaving 6 goes to 8, leaving 7 goes to 6; leaving 8 goes on to 9
     only if another camel stands on 6, 7 or 8 (a camel left behind on 8 counts) or every other
     racing camel is on 9 or beyond, and otherwise back to 7. The condition is checked every time.
+    Each arrow step is recorded in ``events`` unless it is None.
     """
     position = origin
     for _ in range(pips):
@@ -40,7 +41,8 @@ def whirlwind_destination(
         else:
             position += 1
             continue
-        events.append(WhirlwindStep(unit, position, following, clause))
+        if events is not None:
+            events.append(WhirlwindStep(unit, position, following, clause))
         position = following
     return position
 

@@ -1,0 +1,200 @@
+"""Odds throughput: the exact oracle (``camelup.odds``) against plain enumeration through ``apply``.
+
+Run: ``python benchmarks/odds_bench.py`` (``--quick`` skips the fresh 2nd-edition leg through
+``apply``, which takes a while). For each position it times the oracle (best of ``--repeat``)
+and the enumeration through ``apply`` (``camelup.odds_by_apply``, once), checks that they agree
+exactly (places, race end, sequence count, tile coins, ticket rewards), and prints both times
+and their ratio. Then the values of every action (tile placements included) and Monte Carlo
+whole races per second. Prints numbers; the only assertions are that the answers agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from camelup import (
+    DieRoll,
+    Edition,
+    Module,
+    MoveTile,
+    PlaceTile,
+    Ruleset,
+    State,
+    TakeLegTicket,
+    TakePyramidTicket,
+    TileSide,
+    apply,
+    new_game,
+    random_setup,
+)
+from camelup.model.camels import Die
+from camelup.odds import action_values, leg_odds, race_estimates
+from camelup.odds_by_apply import summary
+
+_CPU: dict[str, float] = {}  # the best process time of the last _best call, under "last"
+
+
+def _best(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The best wall time of ``repeat`` runs (and, in ``_CPU["last"]``, the best CPU time of
+    this process, which other programs on a shared machine disturb less) and the result."""
+    best, cpu, value = float("inf"), float("inf"), None
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        value = function()
+        best = min(best, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    _CPU["last"] = cpu
+    return best, value
+
+
+def _fresh(ruleset: Ruleset, seed: int) -> State:
+    return new_game(ruleset, random_setup(ruleset, random.Random(seed)))
+
+
+def _positions() -> dict[str, State]:
+    first = Ruleset(Edition.FIRST, players=4)
+    second = Ruleset(Edition.SECOND, players=4)
+    whirl = Ruleset(Edition.FIRST, players=4, modules=frozenset({Module.WHIRLWIND}))
+    # whirlwind: two legs of play bring the camels to the loop
+    state = _fresh(whirl, 5)
+    rng = random.Random(5)
+    while state.leg < 2:
+        die = rng.choice(state.pyramid)
+        state = apply(state, TakePyramidTicket(state.to_move, DieRoll(die, 2))).state
+    whirlwind = state
+    # mid-leg: a 2nd-edition leg with two dice out, two tiles and tickets held
+    mid = _fresh(second, 3)
+    seat = mid.to_move
+    mid = apply(mid, TakeLegTicket(seat, second.racing_camels[0])).state
+    mid = apply(mid, PlaceTile(mid.to_move, 9, TileSide.BOOING)).state
+    mid = apply(mid, PlaceTile(mid.to_move, 6, TileSide.CHEERING)).state
+    mid = apply(mid, TakePyramidTicket(mid.to_move, DieRoll(Die.GREEN, 2))).state
+    later = apply(mid, TakePyramidTicket(mid.to_move, DieRoll(Die.GREY, 1, _crazy()))).state
+    return {
+        "fresh 1st-edition leg": _fresh(first, 1),
+        "fresh 2nd-edition leg": _fresh(second, 1),
+        "1st+whirlwind, leg 2": whirlwind,
+        "2nd mid-leg, tiles": mid,  # 4 dice to come
+        "2nd late leg, tiles": later,  # 3 dice to come
+    }
+
+
+def _crazy() -> Any:
+    from camelup import CRAZY_CAMELS
+
+    return CRAZY_CAMELS[1]
+
+
+def _agree(state: State, odds: Any, slow: Any) -> None:
+    assert odds.sequences == slow.sequences, (odds.sequences, slow.sequences)
+    assert odds.places() == {c: tuple(r) for c, r in slow.places.items()}
+    assert odds.race_end == slow.race_end
+    for seat in range(state.ruleset.players):
+        assert odds.tile_coins(seat) == slow.tile_coins.get(seat, 0)
+        held = state.players[seat].leg_tickets
+        assert sum((odds.ticket_value(t) for t in held), Fraction(0)) == slow.ticket_rewards.get(
+            seat, 0
+        )
+
+
+def _values_by_apply(state: State) -> dict[Any, Fraction]:
+    """Each tile action's and leg ticket's value by enumerating through apply before and after."""
+    seat = state.to_move
+    before = summary(state)
+
+    def total(s: Any) -> Fraction:
+        return Fraction(s.tile_coins.get(seat, 0)) + s.ticket_rewards.get(seat, 0)
+
+    found = {}
+    for value in action_values(state):
+        if type(value.action) in (PlaceTile, MoveTile, TakeLegTicket):
+            found[value.action] = total(summary(apply(state, value.action).state)) - total(before)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="oracle timings: best of N")
+    parser.add_argument("--quick", action="store_true", help="skip the slowest apply runs")
+    parser.add_argument("--races", type=int, default=20000, help="Monte Carlo races per run")
+    args = parser.parse_args()
+
+    print(
+        f"{'position':26} {'seqs':>8} {'oracle s':>10} {'(cpu s)':>8} {'apply s':>9} {'ratio':>8}"
+        "  agree"
+    )
+    for name, state in _positions().items():
+        fast, odds = _best(lambda s=state: leg_odds(s), args.repeat)
+        cpu = _CPU["last"]
+        if args.quick and name.startswith("fresh 2nd"):
+            skipped = f"{'-':>9} {'-':>8}  (skipped)"
+            print(f"{name:26} {odds.sequences:8} {fast:10.4f} {cpu:8.4f} {skipped}")
+            continue
+        start = time.perf_counter()
+        slow = summary(state)
+        through_apply = time.perf_counter() - start
+        _agree(state, odds, slow)
+        ratio = through_apply / fast
+        print(
+            f"{name:26} {odds.sequences:8} {fast:10.4f} {cpu:8.4f} {through_apply:9.3f}"
+            f" {ratio:7.0f}x  yes"
+        )
+
+    print()
+    header = (
+        f"{'action values':26} {'actions':>8} {'oracle s':>10} {'(cpu s)':>8} {'apply s':>9}"
+        f" {'ratio':>8}"
+    )
+    print(header + "  agree")
+    positions = _positions()
+    mid = positions["2nd late leg, tiles"]
+    fast, values = _best(lambda: action_values(mid), args.repeat)
+    start = time.perf_counter()
+    by_apply = _values_by_apply(mid)
+    through_apply = time.perf_counter() - start
+    for value in values:
+        if value.action in by_apply:
+            assert value.value == by_apply[value.action], value.action
+    ratio = through_apply / fast
+    label = "2nd late leg, every action"
+    cpu = _CPU["last"]
+    timing = f"{fast:10.4f} {cpu:8.4f} {through_apply:9.3f} {ratio:7.0f}x"
+    print(f"{label:26} {len(values):8} {timing}  yes")
+    fresh = positions["fresh 2nd-edition leg"]
+    fast, values = _best(lambda: action_values(fresh), max(1, args.repeat // 2))
+    tiles = [v for v in values if type(v.action) in (PlaceTile, MoveTile)]
+    start = time.perf_counter()
+    for value in tiles:  # each layout enumerated on its own by the plain oracle
+        coins = leg_odds(fresh, apply(fresh, value.action).state.tiles).tile_coins(fresh.to_move)
+        assert coins == value.tile_coins, value.action
+    plain = time.perf_counter() - start
+    label = "fresh 2nd leg, every tile"
+    cpu = _CPU["last"]
+    print(
+        f"{label:26} {len(tiles):8} {fast:10.4f} {cpu:8.4f} {plain:9.3f} {plain / fast:7.1f}x  yes"
+        "  (apply column: one plain oracle run per layout, not apply)"
+    )
+
+    print()
+    print(f"{'Monte Carlo (1 process)':26} {'races':>8} {'seconds':>10} {'races/s':>9}")
+    for name in ("fresh 1st-edition leg", "fresh 2nd-edition leg"):
+        state = positions[name]
+        start = time.perf_counter()
+        race_estimates(state, args.races, seed=1)
+        elapsed = time.perf_counter() - start
+        print(f"{name:26} {args.races:8} {elapsed:10.3f} {args.races / elapsed:9.0f}")
+    state = positions["fresh 2nd-edition leg"]
+    start = time.perf_counter()
+    race_estimates(state, args.races * 2, seed=1, jobs=2)
+    elapsed = time.perf_counter() - start
+    label = "fresh 2nd, --jobs 2"
+    print(f"{label:26} {args.races * 2:8} {elapsed:10.3f} {args.races * 2 / elapsed:9.0f}")
+
+
+if __name__ == "__main__":
+    main()

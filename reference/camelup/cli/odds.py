@@ -1,0 +1,262 @@
+"""``camelup odds``: the exact odds of the current leg, the value of each action, and (with
+``--race N``) Monte Carlo estimates of the whole race. The model is :mod:`camelup.odds`'s.
+
+Exit codes: 0 done; 2 usage error or a finished game (nothing to compute); 3 the state (or the
+case) cannot be read: one line naming the JSON pointer at fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INPUT = 3
+
+DESCRIPTION = """\
+Exact odds of the current leg of a position: each racing camel's chance of each place, the
+chance that the race ends in the leg, the number of outcome sequences; and the expected coins
+within the leg of each action of the player to move, best first. Model: every die left in the
+pyramid equally likely, racing faces 1/3 each, grey faces 1/6 each; dice come out until the
+leg ends or a unit crosses the line. --race N adds whole races played by dice alone."""
+EPILOG = """\
+exit codes:
+   0  done
+   2  usage error, or the game is over (there is no leg to compute)
+   3  the state or the case cannot be read (one line with the JSON pointer at fault)
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``camelup odds``."""
+    parser.description = DESCRIPTION
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument(
+        "state", nargs="?", metavar="STATE.json", help="a canonical state JSON file ('-': stdin)"
+    )
+    parser.add_argument("--case", metavar="ID", help="take the position from this suite case")
+    parser.add_argument(
+        "--after",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --case: the position after the case's first K steps (default 0: the given one)",
+    )
+    parser.add_argument("--suite", metavar="DIR", help="the suite folder for --case")
+    parser.add_argument("--json", action="store_true", help='JSON output, exact "n/d" strings')
+    parser.add_argument(
+        "--race", type=int, metavar="N", help="add Monte Carlo estimates from N whole races"
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --race")
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="worker processes for --race"
+    )
+    parser.set_defaults(run=run)
+
+
+class _InputError(Exception):
+    pass
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"camelup odds: {message}", file=sys.stderr)
+    return code
+
+
+def _state_from_file(name: str) -> Any:
+    from camelup.io.codec import loads_state
+    from camelup.model.errors import CamelUpError
+
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as error:
+        raise _InputError(f"{name}: {error.strerror or error}") from None
+    try:
+        return loads_state(data)
+    except CamelUpError as error:
+        raise _InputError(f"{name}#{error.pointer or ''}: {error.message}") from None
+
+
+def _state_from_case(options: argparse.Namespace) -> Any:
+    from camelup.adapter import run_case
+    from camelup.conformance.suite import load_suite
+    from camelup.io.codec import state_from_json
+    from camelup.model.errors import CamelUpError
+
+    suite = load_suite(Path(options.suite) if options.suite else None)
+    case = suite.find(options.case)
+    if case is None:
+        raise _InputError(f"--case {options.case}: no such case in the suite")
+    if not 0 <= options.after <= len(case.steps):
+        raise _InputError(f"--after {options.after}: case {case.id} has {len(case.steps)} step(s)")
+    reply = run_case(case.wire())
+    if "initial_state" not in reply:
+        raise _InputError(f"{case.where}#/given: the given position is refused")
+    position = reply["initial_state"]
+    for step in reply["steps"][: options.after]:
+        position = step.get("state", position)  # a rejected step leaves the position unchanged
+    try:
+        return state_from_json(position)
+    except CamelUpError as error:  # pragma: no cover - the reference wrote this state
+        raise _InputError(f"{case.where}: {error}") from None
+
+
+def _text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _action_label(action: Any) -> str:
+    from camelup.model.actions import MoveTile, PlaceTile, TakeLegTicket
+
+    if isinstance(action, TakeLegTicket):
+        return f"leg ticket {action.camel.value}"
+    if isinstance(action, PlaceTile | MoveTile):
+        verb = "place" if isinstance(action, PlaceTile) else "move"
+        return f"{verb} tile on {action.space} {action.side.value}"
+    return "pyramid ticket"
+
+
+def run(options: argparse.Namespace) -> int:
+    """Compute and print the odds; the exit code."""
+    from camelup import odds
+
+    if (options.state is None) == (options.case is None):
+        return _fail("give either STATE.json or --case ID", EXIT_USAGE)
+    if options.case is None and options.after:
+        return _fail("--after needs --case", EXIT_USAGE)
+    if options.race is not None and options.race < 1:
+        return _fail("--race N needs N >= 1", EXIT_USAGE)
+    if options.jobs < 1:
+        return _fail("--jobs J needs J >= 1", EXIT_USAGE)
+    try:
+        state = _state_from_case(options) if options.case else _state_from_file(options.state)
+    except _InputError as error:
+        return _fail(str(error), EXIT_INPUT)
+    if state.is_over:
+        return _fail("the game is over: there is no leg left to compute odds for", EXIT_USAGE)
+    leg = odds.leg_odds(state)
+    values = odds.action_values(state, leg)
+    estimates = None
+    if options.race is not None:
+        estimates = odds.race_estimates(
+            state, options.race, options.seed, options.jobs, _progress(options.race)
+        )
+    if options.json:
+        document = as_json(leg, values)
+        if estimates is not None:
+            document["race"] = _race_json(estimates)
+        print(json.dumps(document, indent=2))
+        return EXIT_OK
+    _print_table(state, leg, values)
+    if estimates is not None:
+        _print_race(estimates)
+    return EXIT_OK
+
+
+def _progress(total: int) -> Any:
+    """A progress line on stderr, at most once a second, for runs that take a while."""
+    done = 0
+    start = last = time.monotonic()
+
+    def report(count: int) -> None:
+        nonlocal done, last
+        if count == 0:
+            return
+        done += count
+        now = time.monotonic()
+        if now - last >= 1.0 or (done == total and now - start >= 1.0):
+            last = now
+            rate = done / max(now - start, 1e-9)
+            end = "\n" if done == total else "\r"
+            print(f"  {done}/{total} races, {rate:,.0f}/s", end=end, file=sys.stderr, flush=True)
+
+    return report
+
+
+def _print_table(state: Any, leg: Any, values: Any) -> None:
+    places = leg.places()
+    width = len(places)
+    header = " ".join(f"{n:>9}" for n in ("1st", "2nd", "3rd", "4th", "5th")[:width])
+    print(f"leg odds ({leg.steps} dice to come, {leg.sequences:,} outcome sequences)")
+    print(f"{'camel':8} {header}")
+    for camel, row in places.items():
+        print(f"{camel.value:8} " + " ".join(f"{float(p):9.4f}" for p in row))
+    print(f"race ends this leg: {float(leg.race_end):.4f} ({_text(leg.race_end)})")
+    print(f"expected coins within the leg for seat {state.to_move}, best first:")
+    for value in values:
+        print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}")
+
+
+def _race_json(estimates: Any) -> dict[str, Any]:
+    def figures(table: Any) -> dict[str, Any]:
+        return {c.value: [e.value, e.low, e.high] for c, e in table.items()}
+
+    return {
+        "races": estimates.races,
+        "seed": estimates.seed,
+        "winner": figures(estimates.winner),
+        "loser": figures(estimates.loser),
+        "winner_card": figures(estimates.winner_card),
+        "loser_card": figures(estimates.loser_card),
+    }
+
+
+def _print_race(estimates: Any) -> None:
+    print(
+        f"whole race, {estimates.races:,} races by dice alone (seed {estimates.seed}),"
+        " 95% intervals:"
+    )
+    print(f"{'camel':8} {'wins':>20} {'loses':>20} {'winner card':>22} {'loser card':>22}")
+
+    def cell(e: Any, digits: int = 4) -> str:
+        return f"{e.value:.{digits}f} [{e.low:.{digits}f},{e.high:.{digits}f}]"
+
+    for camel in estimates.winner:
+        wins, loses = cell(estimates.winner[camel]), cell(estimates.loser[camel])
+        winner_card = cell(estimates.winner_card[camel], 3)
+        loser_card = cell(estimates.loser_card[camel], 3)
+        print(f"{camel.value:8} {wins:>20} {loses:>20} {winner_card:>22} {loser_card:>22}")
+
+
+def fractions_text(values: Iterable[Fraction]) -> list[str]:
+    """Exact ``"n/d"`` strings (``"0/1"``, ``"1/1"`` included) for JSON output."""
+    return [f"{v.numerator}/{v.denominator}" for v in values]
+
+
+def as_json(odds: Any, values: Any = ()) -> dict[str, Any]:
+    """The odds as JSON values, every probability an exact ``"n/d"`` string."""
+    return {
+        "places": {c.value: fractions_text(row) for c, row in odds.places().items()},
+        "race_end": fractions_text([odds.race_end])[0],
+        "sequences": odds.sequences,
+        "race_end_sequences": odds.race_end_sequences,
+        "total_weight": odds.total_weight,
+        "actions": [
+            {
+                "action": _action_json(v.action),
+                "value": fractions_text([v.value])[0],
+                "tile_coins": fractions_text([v.tile_coins])[0],
+                "tile_coins_now": fractions_text([v.tile_coins_now])[0],
+                "ticket_change": fractions_text([v.ticket_change])[0],
+            }
+            for v in values
+        ],
+    }
+
+
+def _action_json(action: Any) -> Any:
+    """The action as JSON; the pyramid action without a roll, which it does not choose."""
+    from camelup.io.codec import to_json
+    from camelup.model.actions import TakePyramidTicket
+
+    if type(action) is TakePyramidTicket:
+        return {"type": "take_pyramid_ticket", "player": action.player}
+    return to_json(action)

@@ -1,0 +1,56 @@
+"""The race kernel: what revealing one die does to the track (chapters 5 to 8 and 11).
+
+:func:`reveal` is the one place where a die roll becomes camel movement. ``apply`` calls it for
+the pyramid action, with a list to record the events in; the odds oracle (:mod:`camelup.odds`)
+calls it directly on a bare track, with no ``State``, ``Player`` or events at all.
+
+The kernel composes the rules; it states none of them itself. Each rule is looked up through
+its module at call time (``crazy.choose_crazy_camel``, ``movement.move_camel_unit``, which in
+turn calls ``whirlwind.whirlwind_destination`` and ``movement.tile_step``), so every caller runs
+the same code, and a test that patches one rule in its module changes both play and odds.
+"""
+
+from __future__ import annotations
+
+from camelup.model.camels import Die
+from camelup.model.dice import DieRoll
+from camelup.model.events import CrazyCamelChosen, Event, TilePaid
+from camelup.model.ruleset import Ruleset
+from camelup.model.state import Tile
+from camelup.rules import crazy, movement
+from camelup.trace import implements
+
+Track = movement.Track
+_GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
+
+
+@implements("move.pyramid.take-ticket", "move.racing.clockwise", "crazy.move.counterclockwise")
+def reveal(
+    track: Track,
+    tiles: tuple[Tile, ...],
+    ruleset: Ruleset,
+    roll: DieRoll,
+    events: list[Event] | None = None,
+) -> tuple[TilePaid | None, bool]:
+    """Reveal ``roll`` and move its camel on ``track``, a list of stacks changed in place.
+
+    A racing die moves the racing camel of its colour clockwise; the grey die moves the crazy
+    camel that chapter 7 selects (the only carrier, else the upper of two stacked crazy camels,
+    else the colour of the number) counterclockwise. The unit carries every camel above its
+    mover, follows the whirlwind arrows when the module is in play, and may land on a tile,
+    which pays its owner and pushes the unit on by one space. The roll is not checked here: the
+    caller passes a roll of a die still in the pyramid.
+
+    Returns the tile payment, if the unit landed on a tile, and whether a unit crossed the
+    finish line, which ends the race. The events (the crazy camel chosen, the moves, arrow
+    steps, payment and race end) are appended to ``events`` when it is a list; with ``None``
+    nothing is recorded and no event object is made.
+    """
+    die = roll.die
+    if die is _GREY:
+        camel, clause = crazy.choose_crazy_camel(track, roll)
+        if events is not None:
+            events.append(CrazyCamelChosen(camel, clause))
+    else:
+        camel = die.camel  # type: ignore[assignment]
+    return movement.move_camel_unit(track, tiles, ruleset, camel, roll.value, events)

@@ -1,0 +1,444 @@
+"""The odds oracle (``camelup.odds``) against independent answers.
+
+- the perft of fresh legs: 5! x 3^5 = 29,160 sequences (1st edition) and 6!/1 x ... = 320,760
+  (2nd edition), counted here from the dice alone;
+- a position worked out by hand;
+- hypothesis: on generated positions of every rule set and variant, the oracle equals the plain
+  enumeration through ``apply`` (``camelup.odds_by_apply``) exactly: places, race end, sequence
+  count, tile coins, ticket values, and the value of every tile action;
+- the rules are shared: patching a movement, crazy-camel, tile or whirlwind rule in its module
+  changes ``apply`` and the odds alike;
+- the whole-race Monte Carlo agrees with the exact odds where the race must end in the leg.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import camelup.strategies as cst
+from camelup import (
+    Camel,
+    DieRoll,
+    MoveTile,
+    PlaceTile,
+    State,
+    TakeLegTicket,
+    TakePyramidTicket,
+    TileSide,
+    apply,
+    legal_actions,
+)
+from camelup.io.codec import dumps
+from camelup.model.camels import Die
+from camelup.odds import GameOver, _TileSearch, action_values, leg_odds, race_estimates
+from camelup.odds_by_apply import summary
+from camelup.rules import crazy, movement, whirlwind
+from helpers import build, ruleset
+
+F = Fraction
+
+
+def _fresh(edition: str) -> State:
+    """Every racing camel on its own space, far from the line and from each other."""
+    rules = ruleset(edition)
+    if edition == "first":
+        return build(rules, {1: "B", 4: "G", 7: "O", 10: "Y", 13: "W"})
+    return build(rules, {1: "B", 4: "G", 7: "R", 10: "Y", 13: "P", 15: "cW", 16: "cK"})
+
+
+def test_fresh_first_edition_leg_has_29160_sequences_as_the_apply_enumeration() -> None:
+    state = _fresh("first")
+    odds = leg_odds(state)
+    # 5 dice in any order, 3 values each; the race cannot end (the leader needs 4 to cross)
+    assert odds.sequences == math.factorial(5) * 3**5 == 29_160
+    assert odds.total_weight == 29_160  # a full sequence weighs 1 in the first edition
+    assert odds.race_end == 0
+    slow = summary(state)
+    assert slow.sequences == odds.sequences
+    assert slow.places == {c: list(row) for c, row in odds.places().items()}
+
+
+def test_fresh_second_edition_leg_has_320760_sequences() -> None:
+    odds = leg_odds(_fresh("second"))
+    # 5 of 6 dice in order: 600 orders reveal the grey die (6 faces) and four racing dice (3
+    # faces each); 120 orders reveal the five racing dice and leave the grey one in the pyramid
+    orders_with_grey = 6 * 5 * 4 * 3 * 2 - math.factorial(5)
+    assert odds.sequences == orders_with_grey * 3**4 * 6 + math.factorial(5) * 3**5 == 320_760
+    assert sum(odds.place(Camel.BLUE, k) for k in range(1, 6)) == 1
+
+
+def test_one_die_left_worked_out_by_hand() -> None:
+    """1st edition, only the blue die left: blue on 5, a mirage on 7 (seat 1), green on 6 with
+    the rest ahead. Blue rolls 1 (space 6, on top of green: blue 4th, green 5th), 2 (onto the
+    mirage on 7: seat 1 is paid 1, blue goes back under green on 6: green 4th, blue 5th) or 3
+    (space 8, ahead of green: blue 4th). move.unit.lands-on-top, tile.land.backward."""
+    rules = ruleset("first")
+    state = build(
+        rules,
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        tiles=[(7, 1, TileSide.MIRAGE)],
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+    odds = leg_odds(state)
+    assert odds.sequences == 3
+    assert odds.place(Camel.BLUE, 4) == F(2, 3)
+    assert odds.place(Camel.BLUE, 5) == F(1, 3)
+    assert odds.place(Camel.WHITE, 1) == 1
+    assert odds.tile_coins(1) == F(1, 3)
+    assert odds.race_end == 0
+
+
+def test_a_finished_game_has_no_odds() -> None:
+    rules = ruleset("first")
+    state = build(rules, {16: "B G O Y W"})
+    over = apply(state, TakePyramidTicket(0, DieRoll(Die.BLUE, 1))).state
+    assert over.is_over
+    with pytest.raises(GameOver):
+        leg_odds(over)
+
+
+# --- hypothesis: the oracle equals the enumeration through apply ---------------------------
+
+
+@st.composite
+def _positions(draw: st.DrawFn, dice_left: int = 2) -> State:
+    """A reachable position (any rule set and variant) with at most ``dice_left`` dice still to
+    come in the leg: some play, then up to 40 pyramid actions (into later legs, nearer the
+    line), then the pyramid action until the leg is that far on."""
+    state = draw(cst.states(cst.rulesets(), max_steps=30))
+    for _ in range(draw(st.integers(0, 40))):
+        if state.is_over:
+            break
+        roll = draw(cst.chance_outcomes(state))
+        later = apply(state, TakePyramidTicket(state.to_move, roll)).state
+        if later.is_over:
+            break  # keep the position before the end, where the race can still end
+        state = later
+    for _ in range(draw(st.integers(0, 4))):  # tiles and leg tickets in this leg
+        if not state.is_over:
+            kinds = (PlaceTile, MoveTile, TakeLegTicket)
+            choices = [a for a in legal_actions(state) if isinstance(a, kinds)]
+            state = apply(state, draw(st.sampled_from(choices))).state
+    while not state.is_over and state.ruleset.dice_per_leg - len(state.revealed) > dice_left:
+        roll = draw(cst.chance_outcomes(state))
+        state = apply(state, TakePyramidTicket(state.to_move, roll)).state
+    return state
+
+
+def _same_as_apply(state: State) -> None:
+    odds = leg_odds(state)
+    # the shared-moves enumeration that values tile actions gives the same odds
+    assert _TileSearch(state, odds.steps).odds(state.tiles) == odds
+    slow = summary(state)
+    assert odds.sequences == slow.sequences
+    assert odds.places() == {c: tuple(row) for c, row in slow.places.items()}
+    assert odds.race_end == slow.race_end
+    assert odds.race_end_sequences <= odds.sequences
+    for seat in range(state.ruleset.players):
+        assert odds.tile_coins(seat) == slow.tile_coins.get(seat, 0)
+        held = state.players[seat].leg_tickets
+        assert sum((odds.ticket_value(t) for t in held), F(0)) == slow.ticket_rewards.get(seat, 0)
+
+
+@settings(max_examples=60)
+@given(_positions())
+def test_the_oracle_equals_the_enumeration_through_apply(state: State) -> None:
+    assume(not state.is_over)
+    _same_as_apply(state)
+
+
+def _value_by_apply(state: State, action: Any) -> Fraction:
+    """What ``action`` is worth to the player to move, by enumerating through apply: their tile
+    coins and ticket rewards after it, minus those without it."""
+    seat = state.to_move
+    before = summary(state)
+    after = summary(apply(state, action).state)
+
+    def total(s: Any) -> Fraction:
+        return F(s.tile_coins.get(seat, 0)) + F(s.ticket_rewards.get(seat, 0))
+
+    return total(after) - total(before)
+
+
+@settings(max_examples=10)
+@given(_positions(dice_left=1))
+def test_action_values_equal_the_enumeration_through_apply(state: State) -> None:
+    assume(not state.is_over)
+    values = action_values(state)
+    for value in values:
+        if type(value.action) in (PlaceTile, MoveTile, TakeLegTicket):
+            assert value.value == _value_by_apply(state, value.action), value.action
+        else:
+            assert value.value == 1  # a pyramid ticket pays 1 (leg.score.pyramid)
+    assert [v.value for v in values] == sorted((v.value for v in values), reverse=True)
+    kinds = {type(a) for a in legal_actions(state)} & {PlaceTile, MoveTile, TakeLegTicket}
+    assert kinds <= {type(v.action) for v in values}
+
+
+# --- the rules are shared: a patched rule changes play and odds ----------------------------
+
+
+def _changes_both(
+    monkeypatch: pytest.MonkeyPatch,
+    state: State,
+    roll: DieRoll,
+    module: Any,
+    name: str,
+    wrong: Callable[..., Any],
+) -> None:
+    action = TakePyramidTicket(state.to_move, roll)
+    played, odds = apply(state, action).state, leg_odds(state)
+    monkeypatch.setattr(module, name, wrong(getattr(module, name)))
+    patched_play, patched_odds = apply(state, action).state, leg_odds(state)
+    assert patched_play.track != played.track or patched_play.players != played.players
+    assert patched_odds.places() != odds.places() or patched_odds.tile_weights != odds.tile_weights
+
+
+def test_a_patched_movement_rule_changes_play_and_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = ruleset("first")
+    state = build(
+        rules,
+        {3: "B G", 9: "O", 10: "Y", 11: "W"},
+        revealed=["O", "Y", "W"],
+        pyramid_tickets={0: 3},
+    )
+
+    def carry_nothing(lift: Callable[..., Any]) -> Callable[..., Any]:
+        def lift_alone(track: list[Any], camel: Camel) -> Any:
+            space, unit = lift(track, camel)
+            index = space + 2
+            track[index] = track[index] + unit[1:]  # the camels above stay behind
+            return space, unit[:1]
+
+        return lift_alone
+
+    _changes_both(monkeypatch, state, DieRoll(Die.BLUE, 1), movement, "lift_unit", carry_nothing)
+
+
+def test_a_patched_crazy_camel_rule_changes_play_and_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = ruleset("second")
+    # white carries red: the only-carrier exception moves white whatever the colour
+    state = build(
+        rules,
+        {9: "cW R", 8: "B", 10: "G", 11: "Y", 12: "P", 14: "cK"},
+        revealed=["B", "G", "Y", "P"],
+        pyramid_tickets={0: 4},
+    )
+
+    def colour_only(choose: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda track, roll: (roll.colour, "crazy.select.colour")
+
+    roll = DieRoll(Die.GREY, 1, Camel.CRAZY_BLACK)
+    _changes_both(monkeypatch, state, roll, crazy, "choose_crazy_camel", colour_only)
+
+
+def test_a_patched_tile_rule_changes_play_and_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = ruleset("first")
+    state = build(
+        rules,
+        {5: "B", 8: "G", 10: "O", 11: "Y", 12: "W"},
+        tiles=[(7, 1, TileSide.OASIS)],
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+
+    def reversed_tile(step: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda track, rules, tile, unit, direction, events=None: step(
+            track, rules, tile, unit, -direction, events
+        )
+
+    _changes_both(monkeypatch, state, DieRoll(Die.BLUE, 2), movement, "tile_step", reversed_tile)
+
+
+def test_a_patched_whirlwind_rule_changes_play_and_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = ruleset("first", whirlwind=True)
+    state = build(
+        rules,
+        {6: "B", 10: "G", 11: "O", 12: "Y", 13: "W"},
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+
+    def no_arrows(walk: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda track, unit, origin, pips, events=None: origin + pips
+
+    roll = DieRoll(Die.BLUE, 2)
+    _changes_both(monkeypatch, state, roll, whirlwind, "whirlwind_destination", no_arrows)
+
+
+# --- whole races ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_monte_carlo_agrees_with_the_exact_odds_when_the_race_ends_in_the_leg(
+    edition: str,
+) -> None:
+    rules = ruleset(edition)
+    if edition == "first":  # white on 16 crosses when its die comes out, and it will this leg
+        board = {12: "B", 13: "G", 14: "O Y", 16: "W"}
+    else:  # four of the five racing dice come out, and each of these camels crosses with any
+        board = {15: "B", 16: "G R Y P", 3: "cW", 5: "cK"}
+    state = build(rules, board)
+    exact = leg_odds(state)
+    assert exact.race_end == 1
+    races = 4000
+    estimates = race_estimates(state, races, seed=7)
+    for camel in rules.racing_camels:
+        for estimate, place in ((estimates.winner[camel], 1), (estimates.loser[camel], 5)):
+            p = float(exact.place(camel, place))
+            sigma = math.sqrt(p * (1 - p) / races)
+            assert abs(estimate.value - p) <= 4 * sigma + 1e-12, (camel, place)
+            assert estimate.low <= estimate.value <= estimate.high
+    assert sum(estimates.winner_counts.values()) == races
+    assert race_estimates(state, 500, seed=3) == race_estimates(state, 500, seed=3)
+
+
+def test_monte_carlo_in_two_processes_counts_every_race() -> None:
+    state = _fresh("second")
+    estimates = race_estimates(state, 300, seed=1, jobs=2)
+    assert sum(estimates.winner_counts.values()) == sum(estimates.loser_counts.values()) == 300
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def _camelup(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "camelup", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_cli_json_gives_exact_fractions(tmp_path: Path) -> None:
+    state = build(
+        ruleset("first"),
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        tiles=[(7, 1, TileSide.MIRAGE)],
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+    path = tmp_path / "state.json"
+    path.write_text(dumps(state))
+    done = _camelup("odds", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["places"]["blue"] == ["0/1", "0/1", "0/1", "2/3", "1/3"]
+    assert out["race_end"] == "0/1"
+    assert out["sequences"] == 3
+    table = _camelup("odds", str(path))
+    assert table.returncode == 0 and "leg ticket" in table.stdout
+
+
+def test_cli_bad_state_is_one_line_with_a_pointer_and_exit_3(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    document = json.loads(dumps(_fresh("first")))
+    document["to_move"] = 99
+    path.write_text(json.dumps(document))
+    done = _camelup("odds", str(path))
+    assert done.returncode == 3
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "#/to_move" in done.stderr
+
+
+def test_cli_finished_game_exit_2(tmp_path: Path) -> None:
+    state = build(ruleset("first"), {16: "B G O Y W"})
+    over = apply(state, TakePyramidTicket(0, DieRoll(Die.BLUE, 1))).state
+    path = tmp_path / "over.json"
+    path.write_text(dumps(over))
+    done = _camelup("odds", str(path))
+    assert done.returncode == 2
+    assert "game is over" in done.stderr
+
+
+# --- conformance: the odds check and the odds capability ----------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _odds_case() -> Any:
+    from camelup.conformance.suite import parse_case
+
+    raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
+    return parse_case(raw, "odds", "first/odds.json", 1)
+
+
+def test_odds_checks_compare_exact_fractions_whatever_their_spelling() -> None:
+    from camelup.conformance.compare import SOLVER, compare
+
+    case = _odds_case()
+    odds = dict(case.checks[0].odds)
+    reply = {
+        "odds": {
+            "0": {**odds, "places": {**odds["places"], "blue": ["0/3", "0/1", "0/2", "4/6", "2/6"]}}
+        }
+    }
+    assert compare(case, reply, SOLVER) == []
+    reply["odds"]["0"]["places"]["blue"] = ["0/1", "0/1", "0/1", "1/3", "2/3"]
+    reply["odds"]["0"]["sequences"] = 4
+    [mismatch] = compare(case, reply, SOLVER)
+    assert len(mismatch.diff) == 2 and "sequences" in mismatch.diff[1]
+
+
+def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
+    from camelup.conformance.suite import parse_case
+
+    raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
+    with pytest.raises(ValueError, match="after must be 0"):
+        parse_case(
+            {
+                **raw,
+                "steps": [{"action": {"type": "x"}}],
+                "expect": [{"after": 1, "odds": {"sequences": 3}}],
+            },
+            "odds",
+            "f.json",
+        )
+    with pytest.raises(ValueError, match="exact fraction"):
+        parse_case({**raw, "expect": [{"after": 0, "odds": {"race_end": "0.5"}}]}, "odds", "f.json")
+
+
+def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice() -> None:
+    toy = f"{sys.executable} {REPO / 'docs' / 'toy_adapter.py'} --odds"
+    done = _camelup("conformance", "run", "--adapter", toy, "--format", "jsonl")
+    assert done.returncode == 1, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    cases = [r for r in results if "id" in r and "verdict" in r]
+    failed = {r["id"] for r in cases if r["verdict"] == "failed"}
+    assert "crazy.select.only-carrier/odds-grey-or-blue" in failed
+    ran = {r["id"] for r in cases if r["verdict"] in ("passed", "failed")}
+    assert ran and all("/odds-" in case_id for case_id in ran)
+
+
+def test_cli_takes_a_position_from_the_suite() -> None:
+    done = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sequences"] == 3
+    later = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--after", "1")
+    assert later.returncode == 3 and "has 0 step(s)" in later.stderr
+    missing = _camelup("odds", "--case", "no.such/case")
+    assert missing.returncode == 3 and len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_cli_after_k_steps_of_a_case_is_that_position() -> None:
+    from camelup.adapter import run_case
+    from camelup.conformance.suite import load_suite
+    from camelup.io.codec import state_from_json
+
+    case = load_suite().find("move.racing.clockwise/by-the-value")
+    assert case is not None and case.steps
+    reply = run_case(case.wire())
+    state = state_from_json(reply["steps"][0]["state"])
+    done = _camelup("odds", "--case", case.id, "--after", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sequences"] == leg_odds(state).sequences
