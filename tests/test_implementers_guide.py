@@ -120,7 +120,9 @@ def test_both_minimal_adapters_pass_the_same_real_part_of_the_suite() -> None:
     assert "bet.leg.take-top/top-is-five" in passed  # a leg ticket
     assert any(case.startswith("move.") for case in passed)  # a camel move
     assert "failed" not in verdicts and "errored" not in verdicts
-    assert _counts(python_cases) == _counts_in_the_guide()
+    counts = _counts(python_cases)
+    assert counts["passed"] == _counts_in_the_guide()["passed"]
+    assert counts["unsupported"] > 0 and counts["expectations"] > 0 and counts["adapter"] > 0
 
 
 def _counts(cases: dict[str, tuple[str, str]]) -> dict[str, int]:
@@ -142,11 +144,11 @@ def _counts(cases: dict[str, tuple[str, str]]) -> dict[str, int]:
 
 
 def _counts_in_the_guide() -> dict[str, int]:
+    """The guide states how many cases pass; every kind of skip it names must occur."""
     sentence = re.search(
-        r"Each passes (\d+) cases .*? the other \d+ are skipped: (\d+) because .*?, (\d+) by the"
-        r" .*?expectations file.*?, and (\d+) by the\s+adapter's own",
+        r"Each passes the same (\d+) cases .*? skipped: by the runner, .*?; by the"
+        r" \[expectations file\].*?; or by the adapter's own `skipped` answers",
         " ".join(GUIDE.read_text("utf-8").split()),
     )
     assert sentence is not None, "the guide no longer states the minimal adapters' results"
-    keys = ("passed", "unsupported", "expectations", "adapter")
-    return dict(zip(keys, map(int, sentence.groups()), strict=True))
+    return {"passed": int(sentence[1])}
