@@ -85,12 +85,12 @@ def _malformed(what: str, violation: schemas.Violation) -> dict[str, Any]:
 
 def _guarded(case: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        return _run(case)
+        return _replay_case(case)
     except Exception as error:  # a bug: reported, never raised
         return {"errored": {"message": f"{type(error).__name__}: {error}"}}
 
 
-def _run(case: Mapping[str, Any]) -> dict[str, Any]:
+def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
     given = case["given"]
     state: State
     try:
