@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "camelup.strategies": 5,
     "camelup.odds_by_apply": 5,  # the plain enumeration through apply that checks camelup.odds
     "camelup.conformance": 6,
+    "camelup.docs": 6,  # the generated pages and the site: they read the suite, below the CLI
     "camelup.cli": 7,
     "camelup.__main__": 8,
     "camelup": 8,  # the package itself re-exports the library's public names
