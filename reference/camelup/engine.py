@@ -20,7 +20,7 @@ from camelup.model.actions import (
     TakeLegTicket,
     TakePyramidTicket,
 )
-from camelup.model.camels import CRAZY_CAMELS, Die
+from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import DieRoll
 from camelup.model.errors import IllegalAction
 from camelup.model.events import (
@@ -34,7 +34,7 @@ from camelup.model.events import (
     PyramidTicketTaken,
     TilePlaced,
 )
-from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile
+from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile, prime_derived
 from camelup.model.track import FIRST_SPACE, LAST_SPACE
 
 # The predicates are called through their modules, so that one patched rule changes play,
@@ -86,7 +86,9 @@ def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
     problem = betting.leg_ticket_problem(state, action.camel)
     if problem is not None:
         raise problem.illegal()
-    ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
+    index = state.ruleset.racing_camels.index(action.camel)
+    stacks = state.ticket_stacks
+    ticket = LegTicket(action.camel, stacks[index][-1])
     player = state.players[action.player]
     players = _replace_player(
         state.players,
@@ -94,7 +96,29 @@ def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
         attrs.evolve(player, leg_tickets=(*player.leg_tickets, ticket)),
     )
     new = attrs.evolve(state, players=players, to_move=next_seat(state, action.player))
-    return Result(new, (LegTicketTaken(action.player, ticket),))
+    stacks = stacks[:index] + (stacks[index][:-1],) + stacks[index + 1 :]
+    return Result(
+        _carry_derived(state, new, ticket_stacks=stacks), (LegTicketTaken(action.player, ticket),)
+    )
+
+
+def _carry_derived(
+    before: State,
+    after: State,
+    ticket_stacks: tuple[tuple[int, ...], ...] | None = None,
+    hands: tuple[frozenset[Camel], ...] | None = None,
+) -> State:
+    """``after``, a state an action other than the pyramid's made from ``before``, primed with
+    ``before``'s derived members: such an action reveals no die and moves no camel, and changes
+    the ticket stacks or the hands only as given."""
+    return prime_derived(
+        after,
+        pyramid=before.pyramid,
+        is_over=False,
+        result=None,
+        ticket_stacks=before.ticket_stacks if ticket_stacks is None else ticket_stacks,
+        hands=before.hands if hands is None else hands,
+    )
 
 
 def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
@@ -110,7 +134,7 @@ def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
     clause = "tile.move.different-space" if own is not None else "tile.place.empty-space"
     event = TilePlaced(action.player, action.space, action.side, own.space if own else None, clause)
     new = attrs.evolve(state, tiles=placed, to_move=next_seat(state, action.player))
-    return Result(new, (event,))
+    return Result(_carry_derived(state, new), (event,))
 
 
 @implements("bet.finish.pile-order")
@@ -124,6 +148,9 @@ def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
     else:
         new = attrs.evolve(state, loser_pile=(*state.loser_pile, card))
     new = attrs.evolve(new, to_move=next_seat(state, action.player))
+    hands = list(state.hands)
+    hands[action.player] = hands[action.player] - {action.camel}
+    new = _carry_derived(state, new, hands=tuple(hands))
     return Result(new, (FinishCardPlaced(action.player, action.pile),))
 
 
@@ -137,7 +164,7 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
         partnerships=tuple(sorted((*state.partnerships, pair))),
         to_move=next_seat(state, action.player),
     )
-    return Result(new, (PartnershipFormed(action.player, action.partner),))
+    return Result(_carry_derived(state, new), (PartnershipFormed(action.player, action.partner),))
 
 
 @implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
@@ -176,6 +203,10 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
         return Result(_end_game(new, events), tuple(events))
     if leg_is_over(state.ruleset, len(revealed)):
         return Result(_end_leg(new, action.player, events), tuple(events))
+    pyramid = state.pyramid
+    out = pyramid.index(roll.die)
+    # The roll took this die out and no unit crossed: what the new state would derive.
+    prime_derived(new, pyramid=pyramid[:out] + pyramid[out + 1 :], is_over=False, result=None)
     return Result(new, tuple(events))
 
 
@@ -187,7 +218,7 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
     passed = next_start_player(state.ruleset, last_taker, state.start_player)
     events.append(passed)
     events.append(LegStarted(state.leg + 1))
-    return State(
+    new = State(
         ruleset=state.ruleset,
         track=state.track,
         tiles=(),
@@ -199,6 +230,8 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
         start_player=passed.player,
         leg=state.leg + 1,
     )
+    # Every die is back in the pyramid, and no unit crossed (else the race would have ended).
+    return prime_derived(new, pyramid=state.ruleset.dice, is_over=False, result=None)
 
 
 def _end_game(state: State, events: list[Event]) -> State:

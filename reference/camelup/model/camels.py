@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import enum
+from camelup.model.enums import IdentityEnum
 
 
-class Camel(enum.Enum):
+class Camel(IdentityEnum):
     """A camel. The racing camels of each edition differ; crazy camels exist in the 2nd only.
 
     White is a *racing* camel in the 1st edition; the 2nd edition's white camel is crazy and is
@@ -25,10 +25,6 @@ class Camel(enum.Enum):
     # Set once below; a plain attribute is much cheaper on the hot path than a property.
     is_crazy: bool
 
-    # Members are singletons compared by identity, so the identity hash is a correct hash,
-    # and a C-level one: Enum's own hashes the name in Python on every set or dict lookup.
-    __hash__ = object.__hash__
-
     def __repr__(self) -> str:
         return f"Camel.{self.name}"
 
@@ -39,7 +35,7 @@ for _camel in Camel:
 CRAZY_CAMELS: tuple[Camel, Camel] = (Camel.CRAZY_WHITE, Camel.CRAZY_BLACK)
 
 
-class Die(enum.Enum):
+class Die(IdentityEnum):
     """A die in the pyramid: one per racing camel, and the grey die of the 2nd edition."""
 
     BLUE = "blue"
@@ -52,8 +48,6 @@ class Die(enum.Enum):
     GREY = "grey"
 
     camel: Camel | None  # the racing camel it moves; None for the grey die
-
-    __hash__ = object.__hash__  # as for Camel
 
     def __repr__(self) -> str:
         return f"Die.{self.name}"

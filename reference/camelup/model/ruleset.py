@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
+from camelup.model.enums import IdentityEnum
 from camelup.model.errors import InvalidRuleset
 from camelup.trace import implements
 
 
-class Edition(enum.Enum):
+class Edition(IdentityEnum):
     FIRST = "first"
     SECOND = "second"
 
 
-class Module(enum.Enum):
+class Module(IdentityEnum):
     WHIRLWIND = "whirlwind"
 
 
-class Variant(enum.Enum):
+class Variant(IdentityEnum):
     """The named variants of the rulings register (``spec/rulings.md``)."""
 
     START_MARKER_ROTATES = "start-marker-rotates"

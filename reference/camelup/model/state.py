@@ -10,13 +10,13 @@ state is built: loading untrusted data goes through :func:`camelup.validation.va
 
 from __future__ import annotations
 
-import enum
 from functools import cached_property
 
 import attrs
 
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
+from camelup.model.enums import IdentityEnum
 from camelup.model.ruleset import PYRAMID_TICKETS, Ruleset
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack, slot
 from camelup.trace import implements, implements_value
@@ -25,7 +25,7 @@ _FIRST_SLOT = slot(FIRST_SPACE)
 _PAST_LAST_SLOT = slot(LAST_SPACE) + 1
 
 
-class TileSide(enum.Enum):
+class TileSide(IdentityEnum):
     """The face-up side of a desert tile (1st edition) or spectator tile (2nd edition)."""
 
     OASIS = "oasis"
@@ -40,7 +40,7 @@ for _side in TileSide:
     _side.step = 1 if _side.value in ("oasis", "cheering") else -1
 
 
-class Pile(enum.Enum):
+class Pile(IdentityEnum):
     """The two overall-bet piles on the board."""
 
     WINNER = "winner"
@@ -117,7 +117,7 @@ class State:
     leg: int
     partnerships: tuple[tuple[int, int], ...] = ()
 
-    @property
+    @cached_property
     @implements("move.die.stays-out")
     def pyramid(self) -> tuple[Die, ...]:
         """The dice still in the pyramid, in ruleset order: the edition's dice but those out."""
@@ -130,6 +130,8 @@ class State:
         """Each racing camel's remaining leg tickets, bottom to top, in ``racing_camels`` order:
         the full stack less as many tickets, from the top, as the players hold of that camel."""
         held = [ticket.camel for player in self.players for ticket in player.leg_tickets]
+        if not held:
+            return self.ruleset.full_ticket_stacks
         full = self.ruleset.leg_ticket_values
         return tuple(
             full[: max(0, len(full) - held.count(camel))] for camel in self.ruleset.racing_camels
@@ -139,11 +141,13 @@ class State:
     @implements("bet.finish.permanent")
     def hands(self) -> tuple[frozenset[Camel], ...]:
         """Each seat's finish cards in hand: one per racing camel, less those it has placed."""
+        racing = frozenset(self.ruleset.racing_camels)
+        if not self.winner_pile and not self.loser_pile:
+            return (racing,) * len(self.players)
         placed: list[set[Camel]] = [set() for _ in self.players]
         for card in (*self.winner_pile, *self.loser_pile):
             if 0 <= card.owner < len(placed):
                 placed[card.owner].add(card.camel)
-        racing = frozenset(self.ruleset.racing_camels)
         return tuple(racing - cards for cards in placed)
 
     def hand(self, seat: int) -> frozenset[Camel]:
@@ -158,14 +162,14 @@ class State:
                 return first
         return None
 
-    @property
+    @cached_property
     @implements("end.crossing.racing", "end.crossing.crazy")
     def is_over(self) -> bool:
         """The race is over once a unit has crossed the finish line: a camel stands past it."""
         track = self.track
         return any(track[:_FIRST_SLOT]) or any(track[_PAST_LAST_SLOT:])
 
-    @property
+    @cached_property
     @implements("final.winners")
     def result(self) -> GameResult | None:
         """None while the race goes on; then every seat with the most money (a tie shares)."""
@@ -209,3 +213,30 @@ class State:
     @property
     def pyramid_tickets_left(self) -> int:
         return PYRAMID_TICKETS - len(self.revealed)
+
+
+def prime_derived(
+    state: State,
+    *,
+    pyramid: tuple[Die, ...],
+    is_over: bool,
+    result: GameResult | None,
+    ticket_stacks: tuple[tuple[int, ...], ...] | None = None,
+    hands: tuple[frozenset[Camel], ...] | None = None,
+) -> State:
+    """``state`` with members it derives filled in by a caller that has just worked them out
+    anyway (the engine, which knows what an action changed and what it left as it was), so
+    the state need not derive them again.
+
+    Each value must be the one the state would derive; ``tests/test_derived_state.py`` checks
+    that for every state the engine builds. Nothing is stored beside the derivation: these are
+    the same cached members, filled early.
+    """
+    object.__setattr__(state, "pyramid", pyramid)
+    object.__setattr__(state, "is_over", is_over)
+    object.__setattr__(state, "result", result)
+    if ticket_stacks is not None:
+        object.__setattr__(state, "ticket_stacks", ticket_stacks)
+    if hands is not None:
+        object.__setattr__(state, "hands", hands)
+    return state
