@@ -295,6 +295,9 @@ def _add_conformance(commands: argparse._SubParsersAction[argparse.ArgumentParse
     from camelup.cli import export
 
     export.add_arguments(verbs.add_parser("export", help=export.HELP, description=export.HELP))
+    from camelup.cli import mutants
+
+    mutants.add_arguments(verbs.add_parser("mutants", help=mutants.HELP, description=mutants.HELP))
 
 
 def build_parser() -> argparse.ArgumentParser:
