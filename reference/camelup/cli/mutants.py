@@ -40,6 +40,7 @@ class Verdict:
     description: str
     failing: tuple[str, ...]  # the IDs of the cases that failed or errored
     named_right: bool  # a failing case lists the mutated clause
+    complete: bool = True  # False: the run stopped at the first failing case (--first-kill)
 
     @property
     def killed(self) -> bool:
@@ -61,56 +62,89 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
     )
     parser.add_argument(
+        "--first-kill",
+        action="store_true",
+        help="stop each mutant at its first failing case, trying the cases that cite the mutated"
+        " clause first (fast, for CI; a case count is not reported)",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only survivors, kills that do not name the mutated clause, and the totals",
+    )
+    parser.add_argument(
         "--list", action="store_true", help="list the catalogue (name, clause, mistake) and exit"
     )
     parser.set_defaults(run=run)
 
 
-def judge(mutant: Mutant, cases: Sequence[Case]) -> Verdict:
-    """Run ``cases`` against the in-process reference with ``mutant`` applied."""
+def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Verdict:
+    """Run ``cases`` against the in-process reference with ``mutant`` applied.
+
+    ``first_kill``: stop at the first failing case, trying the cases that cite the mutated
+    clause first (the verdict then lists that one case; a survivor still runs them all).
+    """
     from camelup.conformance.mutants import applied
     from camelup.conformance.protocol import InProcessReference
     from camelup.conformance.runner import run_cases
 
+    def failing(batch: Sequence[Case]) -> list[Case]:
+        report = run_cases(batch, InProcessReference())
+        return [r.case for r in report.results if r.verdict in ("failed", "errored")]
+
     with applied(mutant):
-        report = run_cases(cases, InProcessReference())
-    failing = [r for r in report.results if r.verdict in ("failed", "errored")]
+        if not first_kill:
+            found = failing(cases)
+        else:
+            citing = [c for c in cases if mutant.clause in c.clauses]
+            others = [c for c in cases if mutant.clause not in c.clauses]
+            found = []
+            for case in (*citing, *others):
+                found = failing([case])
+                if found:
+                    break
     return Verdict(
         mutant.name,
         mutant.clause,
         mutant.description,
-        tuple(r.case.id for r in failing),
-        any(mutant.clause in r.case.clauses for r in failing),
+        tuple(c.id for c in found),
+        any(mutant.clause in c.clauses for c in found),
+        complete=not first_kill,
     )
 
 
 _WORKER_CASES: list[Case] = []  # each worker process loads the suite once
 
 
-def _judge_in_worker(name: str, suite: str | None) -> Verdict:
+def _judge_in_worker(name: str, suite: str | None, first_kill: bool) -> Verdict:
     from camelup.conformance.mutants import CATALOGUE
     from camelup.conformance.suite import load_suite
 
     if not _WORKER_CASES:
         _WORKER_CASES.extend(load_suite(Path(suite) if suite else None).cases)
-    return judge(CATALOGUE[name], _WORKER_CASES)
+    return judge(CATALOGUE[name], _WORKER_CASES, first_kill)
 
 
 def judge_all(
-    names: Sequence[str], cases: Sequence[Case], jobs: int, suite: str | None
+    names: Sequence[str],
+    cases: Sequence[Case],
+    jobs: int = 1,
+    suite: str | None = None,
+    first_kill: bool = False,
 ) -> list[Verdict]:
     """One verdict per mutant, in the order of ``names``."""
     from camelup.conformance.mutants import CATALOGUE
 
     if jobs <= 1 or len(names) <= 1:
-        return [judge(CATALOGUE[name], cases) for name in names]
+        return [judge(CATALOGUE[name], cases, first_kill) for name in names]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        return list(pool.map(_judge_in_worker, names, [suite] * len(names)))
+        count = len(names)
+        return list(pool.map(_judge_in_worker, names, [suite] * count, [first_kill] * count))
 
 
 def chapter_of(clause: str) -> str:
@@ -153,17 +187,19 @@ def run(options: argparse.Namespace) -> int:
             EXIT_FAILED, f"the unpatched reference fails the suite: {baseline.summary_line()}"
         )
     names = list(dict.fromkeys(options.mutant)) or list(CATALOGUE)
-    verdicts = judge_all(names, suite.cases, options.jobs, options.suite)
+    verdicts = judge_all(names, suite.cases, options.jobs, options.suite, options.first_kill)
     chapters: Counter[str] = Counter()
     for verdict in verdicts:
         chapter = chapter_of(verdict.clause)
         chapters[chapter] += 1
         if verdict.killed:
             status = "killed"
-            detail = f"by {len(verdict.failing)} case(s)"
+            detail = f"by {len(verdict.failing)} case(s)" if verdict.complete else "by a case"
             detail += ", right clause" if verdict.named_right else ", NOT naming the clause"
         else:
             status, detail = "SURVIVED", "no case fails"
+        if options.quiet and verdict.killed and verdict.named_right:
+            continue
         print(f"{status:8}  {verdict.name:40} {verdict.clause:28} {detail}")
         if not verdict.killed:
             print(f"          {verdict.description}")
