@@ -15,8 +15,8 @@ from camelup.cli import main
 from camelup.conformance import InProcessReference, load_suite, run_cases
 from camelup.conformance.games import CONFIGS
 from camelup.conformance.generate import generated_files
-from camelup.conformance.suite import suite_directory
-from camelup.conformance.validate import registry_problems, schema_directory, validate_suite
+from camelup.conformance.suite import schema_folder, suite_directory
+from camelup.conformance.validate import registry_problems, validate_suite
 from camelup.spec.registry import load_registry
 
 SUITE = suite_directory()
@@ -123,7 +123,7 @@ def test_the_reference_passes_the_generated_cases_quickly() -> None:
 def test_validate_accepts_the_generated_files() -> None:
     files = sorted(GENERATED.glob("*.json"))
     suite = load_suite(files=files)
-    assert validate_suite(suite, files, schema_directory()) == []
+    assert validate_suite(suite, files, schema_folder()) == []
 
 
 def test_only_generated_cases_may_have_generated_ids() -> None:

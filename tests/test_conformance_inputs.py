@@ -301,14 +301,22 @@ def test_junit_of_a_report_with_control_characters_is_well_formed() -> None:
     [
         ('{"a": [1,]}', "not JSON (line 1, column 10): Expecting value", ""),
         (b'["\xff"]', "not UTF-8 text: invalid start byte at byte 2", ""),
-        ("[" * 100_000 + "]" * 100_000, "not JSON this runner reads: nested too deeply", ""),
-        ("1" * 5000, "not JSON this runner reads: Exceeds the limit", ""),
+        ("[" * 100_000 + "]" * 100_000, "not JSON this reader reads: nested too deeply", ""),
+        ("1" * 5000, "not JSON this reader reads: an integer of 5000 digits", ""),
+        ('{"a": [0, ' + "1" * 5000 + "]}", "not JSON this reader reads: an integer of", "/a/1"),
         (
             '{"a": {"b/c": ["x", "\\udfff"]}}',
-            "not JSON this runner reads: a lone surrogate",
+            "not JSON this reader reads: a lone surrogate",
             "/a/b~1c/1",
         ),
-        ('{"\\ud800~": 1}', "not JSON this runner reads: a lone surrogate \\ud800", "/\\ud800~0"),
+        ('{"\\ud800~": 1}', "not JSON this reader reads: a lone surrogate \\ud800", "/\\ud800~0"),
+        (
+            '{"cases": [{"id": "x", "expect": [], "expect": [1]}]}',
+            "not JSON this reader reads: duplicate key 'expect' (twice in one object)",
+            "/cases/0/expect",
+        ),
+        ('{"a": [1, NaN]}', "not JSON this reader reads: NaN is not a JSON number", "/a/1"),
+        ('{"a": -Infinity}', "not JSON this reader reads: -Infinity is not a JSON number", "/a"),
     ],
 )
 def test_parse_json_turns_every_defect_into_one_message(
@@ -326,6 +334,15 @@ def test_parse_json_reads_good_json() -> None:
     assert parse_json(b'{"a": [1, "\\u00e9", "\\ud83d\\ude00"]}') == {"a": [1, "é", "😀"]}
 
 
+def test_parse_json_bounds_the_nesting_when_asked() -> None:
+    text = '{"a": [[[1]]], "b": [[{"c": [2]}]]}'
+    assert parse_json(text, max_depth=4)["b"] == [[{"c": [2]}]]
+    with pytest.raises(JSONInputError) as caught:
+        parse_json(text, max_depth=3)
+    assert caught.value.message == "not JSON this reader reads: nested more than 3 levels deep"
+    assert caught.value.pointer == "/b/0/0/c"
+
+
 def test_an_expectations_file_with_a_lone_surrogate(tmp_path: Path) -> None:
     path = tmp_path / "expect.json"
     path.write_text('{"xfail": [{"id": "x", "reason": "\\ud800"}]}')
@@ -334,12 +351,22 @@ def test_an_expectations_file_with_a_lone_surrogate(tmp_path: Path) -> None:
 
 
 def test_json_is_parsed_in_one_place_and_pointers_are_built_in_one_place() -> None:
-    for path in sorted(CONFORMANCE.glob("*.py")):
+    package = CONFORMANCE.parent
+    for path in sorted(package.rglob("*.py")):
         text = path.read_text("utf-8")
         if path.name != "jsonio.py":
-            assert "json.loads" not in text, path.name
+            assert "json.loads" not in text and "json.load(" not in text, path.name
+        if path.name != "errors.py":  # camelup.model.errors.pointer, which jsonio.pointer wraps
             assert not re.search(r'replace\("~", "~0"\)', text), path.name
         assert "def _pointer" not in text, path.name
+
+
+def test_schema_validators_are_built_in_one_place() -> None:
+    package = CONFORMANCE.parent
+    for path in sorted(package.rglob("*.py")):
+        if path.name != "schemas.py":
+            text = path.read_text("utf-8")
+            assert "Draft202012Validator" not in text and "best_match" not in text, path.name
 
 
 # ----------------------------------------------------------------------------- the camelup CLI

@@ -394,7 +394,7 @@ def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
     from camelup.conformance.suite import parse_case
 
     raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
-    with pytest.raises(ValueError, match="after must be 0"):
+    with pytest.raises(ValueError, match=r"^/expect/0/after: expected 0, got 1"):
         parse_case(
             {
                 **raw,
@@ -404,7 +404,9 @@ def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
             "odds",
             "f.json",
         )
-    with pytest.raises(ValueError, match="exact fraction"):
+    with pytest.raises(
+        ValueError, match=r'^/expect/0/odds/race_end: "0\.5" is not an exact probability'
+    ):
         parse_case({**raw, "expect": [{"after": 0, "odds": {"race_end": "0.5"}}]}, "odds", "f.json")
 
 

@@ -185,7 +185,9 @@ def test_solver_keeps_one_copy_per_seat() -> None:
     assert after["track"]["10"] == ["red"] and after["track"]["7"] == []
     assert [p["money"] for p in after["players"]] == [4, 3, 4]
     assert after["ticket_stacks"]["red"] == [2, 2, 3]
-    assert "to_move" not in after  # the solver has no turns: nothing is made up
+    # the solver has no turns and no finish cards: no seat, no card, nothing made up
+    assert after["to_move"] == after["start_player"] == -1
+    assert all(p["finish_cards"] == [] for p in after["players"]) and after["winner_pile"] == []
     assert probe.strip() == "[]"
 
 

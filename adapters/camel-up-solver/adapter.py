@@ -14,9 +14,11 @@ Nothing here imports camelup. ``README.md`` beside this file explains the mappin
     camelup conformance run --adapter "python adapters/camel-up-solver/adapter.py" \\
         --expectations adapters/camel-up-solver/expectations.toml
 
-Keys the solver has no data for (whose turn it is, the start marker, finish cards and their
-piles) are left out of the reply rather than made up here, so a check on one fails and the
-expectations file says why.
+What the solver has no data for is written as what it holds, never made up: no finish cards
+(each hand and both piles empty) and no turns (``to_move`` and ``start_player`` are -1, no
+seat). The protocol wants every state complete (the runner checks each against the state
+schema), so the keys cannot be left out; a check on one fails, and the expectations file says
+why.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import camel_up
 
 RACING = ["blue", "green", "red", "yellow", "purple"]  # the suite's second-edition order
 CRAZY = {"crazy-white": "white", "crazy-black": "black"}  # suite name -> solver name
+NO_SEAT = -1  # whose turn it is and the start marker: the solver has no turns
 SUITE_NAME = {**{c: c for c in RACING}, **{v: k for k, v in CRAZY.items()}}
 SOLVER_NAME = {v: k for k, v in SUITE_NAME.items()}
 SETUP_LETTER = {"white": "w", "black": "k"}  # do_setup reads crazy camels by letter only
@@ -137,7 +140,7 @@ def table_from_state(state: dict[str, Any]) -> Table:
 
 
 def read_state(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
-    """The suite's state JSON for what the solver holds (keys it does not keep are left out)."""
+    """The suite's state JSON for what the solver holds (what it does not keep: see NO_SEAT)."""
     board = table.board
     track: dict[str, list[str]] = {str(space): [] for space in range(1, 17)}
     for space, stack in board.track.items():
@@ -155,6 +158,7 @@ def read_state(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
             "leg_tickets": [{"camel": t.color, "value": t.value} for t in game.state.held_tickets],
             # act_roll pays the coin at once: a solver player never holds a pyramid ticket.
             "pyramid_tickets": 0,
+            "finish_cards": [],  # the solver deals no finish cards
             "partner": None,  # the solver has no partnerships
         }
         for game in table.games
@@ -167,6 +171,10 @@ def read_state(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
         "revealed": list(table.revealed),
         "ticket_stacks": {c: list(reversed(v)) for c, v in board.leg_tickets.items()},
         "players": players,
+        "winner_pile": [],
+        "loser_pile": [],
+        "to_move": NO_SEAT,
+        "start_player": NO_SEAT,
         "leg": table.leg,
         "result": None,  # the solver never ends the race: act_roll has no finish line
     }

@@ -5,8 +5,10 @@ what it supports, one reply per ``run`` (in request order), nothing to ``stop``.
 runner also calls :func:`run_case` directly for its in-process runs, so a case is executed by
 exactly the same code whether the reference runs in-process or as a subprocess.
 
-Only the engine and the codec are used here; the runner (``camelup.conformance``) is a layer
-above and is not imported.
+Every message is checked against ``protocol.schema.json`` first (a ``run`` message, a wire case
+given to :func:`run_case`); one that does not follow it is answered ``errored``, naming the JSON
+pointer. Only the engine and the codec are used here; the runner (``camelup.conformance``) is a
+layer above and is not imported.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from camelup.engine import apply, legal_actions
+from camelup.io import schemas
 from camelup.io.codec import (
     action_from_json,
-    parse_json,
     ruleset_from_json,
     setup_from_json,
     state_from_json,
     to_json,
 )
+from camelup.io.jsonio import JSONInputError, parse_json
 from camelup.model.errors import CamelUpError, InvalidSetup
 from camelup.model.ruleset import Edition, Module, Variant
 from camelup.model.state import State
@@ -67,24 +70,35 @@ def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
     Returns the reply without its ``seq``: ``initial_state`` (or ``initial_error`` when the
     given position is refused), one entry per step (``{"state", "events"}``, or ``{"error"}``
     when the step is rejected, which leaves the position unchanged), and the legal actions at
-    each moment listed in ``want.legal_actions_after``. A case this code cannot read at all
-    gives ``{"errored": {"message"}}``; it never raises.
+    each moment listed in ``want.legal_actions_after``. A case that does not follow the
+    protocol's schema gives ``{"errored": {"message"}}``; it never raises.
     """
+    violation = schemas.check("protocol#/$defs/wire_case", case)
+    if violation is not None:
+        return _malformed("case", violation)
+    return _guarded(case)
+
+
+def _malformed(what: str, violation: schemas.Violation) -> dict[str, Any]:
+    return {"errored": {"message": f"malformed {what}: {violation}"}}
+
+
+def _guarded(case: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        return _run(case)
-    except Exception as error:  # a malformed wire case, or a bug: reported, never raised
+        return _replay_case(case)
+    except Exception as error:  # a bug: reported, never raised
         return {"errored": {"message": f"{type(error).__name__}: {error}"}}
 
 
-def _run(case: Mapping[str, Any]) -> dict[str, Any]:
+def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
     given = case["given"]
     state: State
     try:
         if "state" in given:
-            state = state_from_json(given["state"], "/given/state")
+            state = state_from_json(given["state"], "/given/state", checked=True)
         else:
-            ruleset = ruleset_from_json(case["ruleset"], "/ruleset")
-            setup = setup_from_json(given["setup"], "/given/setup")
+            ruleset = ruleset_from_json(case["ruleset"], "/ruleset", checked=True)
+            setup = setup_from_json(given["setup"], "/given/setup", checked=True)
             try:
                 state = new_game(ruleset, setup)
             except InvalidSetup as error:  # its pointer is into the setup: say where that is
@@ -93,8 +107,8 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     except CamelUpError as error:
         return {"initial_error": _error(error), "steps": [], "legal_actions": {}}
     initial = to_json(state)
-    wanted = {int(k) for k in case.get("want", {}).get("legal_actions_after", ())}
-    odds_wanted = {int(k) for k in case.get("want", {}).get("odds_after", ())}
+    wanted = set(case["want"]["legal_actions_after"])
+    odds_wanted = set(case["want"].get("odds_after", ()))
     found: dict[str, list[Any]] = {}
     odds: dict[str, Any] = {}
     if 0 in wanted:
@@ -104,7 +118,7 @@ def _run(case: Mapping[str, Any]) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     for index, step in enumerate(case["steps"], start=1):
         try:
-            action = action_from_json(step["action"], f"/steps/{index - 1}/action")
+            action = action_from_json(step["action"], f"/steps/{index - 1}/action", checked=True)
             result = apply(state, action)
         except CamelUpError as error:
             steps.append({"error": _error(error)})
@@ -141,17 +155,15 @@ def _odds(state: State) -> dict[str, Any]:
 
 def handle(message: Any) -> dict[str, Any] | None:
     """The reply to one protocol message (None for ``stop``, which has no reply)."""
-    if not isinstance(message, dict):
-        return {"errored": {"message": "a message must be a JSON object"}}
-    command = message.get("cmd")
-    if command == "hello":
+    violation = schemas.check("protocol#/$defs/request", message)
+    seq = message.get("seq") if isinstance(message, dict) else None
+    if violation is not None:
+        return {"seq": seq, **_malformed("message", violation)}
+    if message["cmd"] == "hello":
         return hello_reply()
-    if command == "run":
-        reply = run_case(message.get("case", {}))
-        return {"seq": message.get("seq"), **reply}
-    if command == "stop":
-        return None
-    return {"seq": message.get("seq"), "errored": {"message": f"unsupported cmd {command!r}"}}
+    if message["cmd"] == "run":
+        return {"seq": seq, **_guarded(message["case"])}
+    return None  # stop
 
 
 def serve(stdin: IO[bytes], stdout: IO[str]) -> int:
@@ -167,8 +179,8 @@ def serve(stdin: IO[bytes], stdout: IO[str]) -> int:
         reply: dict[str, Any] | None
         try:
             reply = handle(parse_json(line))
-        except CamelUpError as error:
-            reply = {"errored": {"message": error.message}}
+        except JSONInputError as error:
+            reply = {"errored": {"message": str(error)}}
         except Exception as error:  # a bug here must not kill the session
             reply = {"errored": {"message": f"internal error: {type(error).__name__}: {error}"}}
         if reply is None:

@@ -455,7 +455,8 @@ def _timeline(
 
 @guarded
 def validate(args: argparse.Namespace) -> int:
-    from camelup.conformance.validate import schema_directory, validate_suite
+    from camelup.conformance.suite import schema_folder
+    from camelup.conformance.validate import validate_suite
 
     if args.files:
         files = [Path(f) for f in args.files]
@@ -463,12 +464,12 @@ def validate(args: argparse.Namespace) -> int:
             if not path.is_file():
                 raise UsageError(f"{path}: no such file")
         suite = load_suite(files=files)
-        schemas = schema_directory(Path(args.suite) if args.suite else None)
+        schemas = schema_folder(Path(args.suite) if args.suite else None)
     else:
         suite = _suite(args)
         root = Path(args.suite) if args.suite else suite_directory()
         files = case_files(root)
-        schemas = schema_directory(root)
+        schemas = schema_folder(root)
     problems = validate_suite(suite, files, schemas)
     for problem in problems:
         print(problem, file=sys.stderr)

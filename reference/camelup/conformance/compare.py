@@ -27,6 +27,7 @@ from camelup.conformance.suite import (
     OddsCheck,
     StateCheck,
 )
+from camelup.io import schemas
 
 RACING_ORDER = {
     "first": ("blue", "green", "orange", "yellow", "white"),
@@ -285,93 +286,47 @@ def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
 # --------------------------------------------------------------------------------- reply shape
 
 
-def _need(condition: bool, message: str) -> None:
-    if not condition:
-        raise ProtocolViolation(message)
-
-
 def reply_kind(reply: Mapping[str, Any]) -> str:
-    """``"skipped"``, ``"errored"`` or ``"result"``; raises ProtocolViolation on a bad shape."""
+    """``"skipped"``, ``"errored"`` or ``"result"`` (a refused position is a result too);
+    raises ProtocolViolation unless ``reply`` follows ``protocol.schema.json``: every state,
+    event and action in it included."""
+    violation = schemas.check("protocol#/$defs/reply_body", reply)
+    if violation is not None:
+        raise ProtocolViolation(str(violation))
     if "skipped" in reply:
-        skipped = reply["skipped"]
-        _need(
-            isinstance(skipped, dict) and isinstance(skipped.get("reason"), str),
-            'a skipped reply needs "skipped": {"reason": <string>}',
-        )
         return "skipped"
-    if "errored" in reply:
-        errored = reply["errored"]
-        _need(
-            isinstance(errored, dict) and isinstance(errored.get("message"), str),
-            'an errored reply needs "errored": {"message": <string>}',
-        )
-        return "errored"
-    return "result"
-
-
-def _check_error(value: Any, where: str) -> None:
-    _need(
-        isinstance(value, dict) and isinstance(value.get("code"), str),
-        f'{where} must be {{"code": <string>, "clause": <string>}}',
-    )
-    _need(
-        value.get("clause") is None or isinstance(value["clause"], str),
-        f"{where}/clause must be a string",
-    )
+    return "errored" if "errored" in reply else "result"
 
 
 def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
-    wanted = odds_wanted(case, capabilities)
-    if not wanted:
-        return
-    found = reply.get("odds")
-    _need(isinstance(found, dict), "a result needs /odds (an object), as requested")
-    assert isinstance(found, dict)
-    for moment in wanted:
-        _need(isinstance(found.get(str(moment)), dict), f"/odds/{moment} must be an object")
+    """The odds the case asks for are there (their form is the schema's business)."""
+    found = reply.get("odds", {})
+    for moment in odds_wanted(case, capabilities):
+        if str(moment) not in found:
+            raise ProtocolViolation(f"/odds/{moment}: missing, as requested")
 
 
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
-    """Raise ProtocolViolation unless ``reply`` is a well-formed result for ``case``."""
+    """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
+    ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
     _check_odds_shape(case, reply, capabilities)
     if capabilities == SOLVER:
         return  # a solver answers the odds only
-    steps = reply.get("steps")
     if "initial_error" in reply:
-        _check_error(reply["initial_error"], "/initial_error")
-        _need(steps in (None, []), "/steps must be empty when the given position is refused")
         return
-    _need(isinstance(reply.get("initial_state"), dict), "a result needs /initial_state (an object)")
-    _need(isinstance(steps, list), "a result needs /steps (an array)")
-    assert isinstance(steps, list)
-    _need(
-        len(steps) == len(case.steps),
-        f"/steps has {len(steps)} entries for {len(case.steps)} steps",
-    )
-    for number, step in enumerate(steps):
-        where = f"/steps/{number}"
-        _need(isinstance(step, dict), f"{where} must be an object")
-        if "error" in step:
-            _check_error(step["error"], f"{where}/error")
-            continue
-        _need(isinstance(step.get("state"), dict), f"{where} needs a state (an object) or an error")
-        if "events" in capabilities:
-            events = step.get("events")
-            _need(
-                isinstance(events, list) and all(isinstance(e, dict) for e in events),
-                f'{where}/events must be an array of objects (the adapter declared "events")',
-            )
-    wanted = legal_actions_wanted(case, capabilities)
-    if wanted:
-        found = reply.get("legal_actions")
-        _need(isinstance(found, dict), "a result needs /legal_actions (an object), as requested")
-        assert isinstance(found, dict)
-        for moment in wanted:
-            actions = found.get(str(moment))
-            _need(
-                isinstance(actions, list) and all(isinstance(a, dict) for a in actions),
-                f"/legal_actions/{moment} must be an array of actions",
-            )
+    steps = reply["steps"]
+    if len(steps) != len(case.steps):
+        raise ProtocolViolation(f"/steps has {len(steps)} entries for {len(case.steps)} steps")
+    if "events" in capabilities:
+        for number, step in enumerate(steps):
+            if "error" not in step and "events" not in step:
+                raise ProtocolViolation(
+                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
+                )
+    found = reply.get("legal_actions", {})
+    for moment in legal_actions_wanted(case, capabilities):
+        if str(moment) not in found:
+            raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
 
 
 # ----------------------------------------------------------------------------------- comparing
@@ -380,7 +335,8 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
 def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> list[Mismatch]:
     """Every way ``reply`` (a result) differs from ``case``, earliest moment first.
 
-    Raises ProtocolViolation when the reply is malformed.
+    ``reply`` has passed :func:`reply_kind` (the schema); raises ProtocolViolation when it is
+    not a result for ``case`` (:func:`check_shape`).
     """
     check_shape(case, reply, capabilities)
     order = _order(case)

@@ -30,8 +30,9 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.conformance.suite import display_path, prefix_matches
-from camelup.io.jsonio import JSONInputError, parse_json, pointer
+from camelup.conformance.suite import MAX_DEPTH, display_path, prefix_matches
+from camelup.io import schemas
+from camelup.io.jsonio import JSONInputError, read_json_file
 
 Status = Literal["xfail", "skip"]
 STATUSES: tuple[Status, ...] = ("xfail", "skip")
@@ -74,54 +75,33 @@ class Expectations:
 def load_expectations(path: Path) -> Expectations:
     """Read a ``.toml`` or ``.json`` expectations file (by its suffix; TOML otherwise)."""
     name = display_path(path)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ExpectationsError(
-            f"{name}: cannot read: {getattr(error, 'strerror', None) or error}"
-        ) from None
     data: Any
     if path.suffix.lower() == ".json":
         try:
-            data = parse_json(text)
+            data = read_json_file(path, max_depth=MAX_DEPTH)
         except JSONInputError as error:
             where = f"#{error.pointer}" if error.pointer else ""
             raise ExpectationsError(f"{name}{where}: {error.message}") from None
     else:
         try:
-            data = tomllib.loads(text)
+            data = tomllib.loads(path.read_bytes().decode("utf-8"))
+        except OSError as error:
+            raise ExpectationsError(f"{name}: cannot read: {error.strerror or error}") from None
+        except UnicodeDecodeError as error:
+            raise ExpectationsError(f"{name}: not UTF-8 text: {error.reason}") from None
         except tomllib.TOMLDecodeError as error:
             raise ExpectationsError(f"{name}: not TOML: {error}") from None
     return parse_expectations(data, name)
 
 
 def parse_expectations(data: Any, name: str) -> Expectations:
-    def fail(where: str, message: str) -> ExpectationsError:
-        return ExpectationsError(f"{name}#{where}: {message}")
-
-    if not isinstance(data, dict):
-        raise fail("", "expected a table/object with xfail and skip lists")
-    for key in data:
-        if key not in STATUSES:
-            raise fail(pointer(key), f"unknown key {key!r} (expected xfail or skip)")
-    entries: list[Expectation] = []
-    for status in STATUSES:
-        items = data.get(status, [])
-        if not isinstance(items, list):
-            raise fail(pointer(status), "expected a list of entries")
-        for index, item in enumerate(items):
-            where = pointer(status, index)
-            if not isinstance(item, dict):
-                raise fail(where, "an entry must be a table/object with id and reason")
-            for key in item:
-                if key not in ("id", "reason", "issue"):
-                    raise fail(where + pointer(key), f"unknown key {key!r}")
-            case_id, reason, issue = item.get("id"), item.get("reason"), item.get("issue")
-            if not isinstance(case_id, str) or not case_id.strip():
-                raise fail(where + "/id", "id must be a case ID or a prefix of IDs")
-            if not isinstance(reason, str) or not reason.strip():
-                raise fail(where + "/reason", "every entry needs a reason")
-            if issue is not None and not isinstance(issue, str):
-                raise fail(where + "/issue", "issue must be a string")
-            entries.append(Expectation(case_id, status, reason, issue, f"{name}#{where}"))
+    """The entries of an expectations file, after ``expectations.schema.json``."""
+    violation = schemas.check("expectations", data)
+    if violation is not None:
+        raise ExpectationsError(f"{name}#{violation.pointer}: {violation.message}")
+    entries = [
+        Expectation(item["id"], status, item["reason"], item.get("issue"), f"{name}#/{status}/{i}")
+        for status in STATUSES
+        for i, item in enumerate(data.get(status, ()))
+    ]
     return Expectations(tuple(entries))

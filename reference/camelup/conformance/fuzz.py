@@ -438,7 +438,7 @@ def build_case(
     """The ready-to-add case: the reference's values where the adapter differs."""
     reference = run_case(wire)
     moment = divergence.moment
-    order = _order(wire["ruleset"].get("edition"))
+    order = _card_order_of_edition(wire["ruleset"].get("edition"))
     step = reference["steps"][moment - 1] if moment else {}
     if "error" in step:  # the reference refuses the step the adapter accepted
         return _case_json(
@@ -527,7 +527,7 @@ def _case_json(
     }
 
 
-def _order(edition: Any) -> tuple[str, ...]:
+def _card_order_of_edition(edition: Any) -> tuple[str, ...]:
     from camelup.conformance.compare import RACING_ORDER
 
     return RACING_ORDER.get(str(edition), ())
@@ -586,7 +586,7 @@ def fuzz(
         )
     families: dict[str, list[Ruleset]] = {}  # a family is drawn first, then a player count
     for ruleset in _probe(judge, declared):
-        families.setdefault(_label(ruleset, players=False), []).append(ruleset)
+        families.setdefault(_ruleset_label(ruleset, players=False), []).append(ruleset)
     if not families:
         raise NoCommonRuleset("the adapter skips every ruleset it declared")
     rng = random.Random(seed)
@@ -610,8 +610,8 @@ def fuzz(
             played += 1
             if isinstance(found, Divergence):
                 progress(
-                    f"game {number} ({_label(ruleset)}, {len(wire['steps'])} steps) differs:"
-                    f" {found.summary()}"
+                    f"game {number} ({_ruleset_label(ruleset)}, {len(wire['steps'])} steps)"
+                    f" differs: {found.summary()}"
                 )
                 return FuzzResult(played, skipped, _finding(judge, wire, found, seed, number))
         progress(f"{min(first + BATCH, games)}/{games} games, no disagreement")
@@ -657,7 +657,7 @@ def _confirm(judge: Judge, raw: Mapping[str, Any]) -> bool:
     return verdict(case, outcome, judge.hello).verdict != "passed"
 
 
-def _label(ruleset: Ruleset, players: bool = True) -> str:
+def _ruleset_label(ruleset: Ruleset, players: bool = True) -> str:
     label = "+".join((ruleset.edition.value, *sorted(m.value for m in ruleset.modules)))
     if ruleset.variants:
         label += " (" + ", ".join(sorted(v.value for v in ruleset.variants)) + ")"

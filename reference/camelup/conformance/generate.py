@@ -34,7 +34,7 @@ def case_id(config: RulesetConfig, seed: int) -> str:
     return f"generated.{config.name}/{seed}"
 
 
-def _label(config: RulesetConfig, players: int) -> str:
+def _game_label(config: RulesetConfig, players: int) -> str:
     label = f"the {config.edition.value} edition"
     if config.modules:
         label += " with " + ", ".join(sorted(m.value for m in config.modules))
@@ -77,7 +77,7 @@ def record(config: RulesetConfig, seed: int, players: int) -> dict[str, Any]:
     expect.append({"after": last, "events": events, "match": "sequence"})
     return {
         "id": case_id(config, seed),
-        "description": f"{_label(config, players)}, played to its end ({last} steps)",
+        "description": f"{_game_label(config, players)}, played to its end ({last} steps)",
         "clauses": list(clauses),
         "source": {"kind": "generated", "ref": f"camelup conformance generate, seed {seed}"},
         "ruleset": to_json(game.ruleset),

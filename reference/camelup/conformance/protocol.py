@@ -25,6 +25,7 @@ from typing import IO, Any
 
 import attrs
 
+from camelup.io import schemas
 from camelup.io.jsonio import JSONInputError, parse_json
 
 PROTOCOL = 1
@@ -75,37 +76,24 @@ class Hello:
 
 
 def parse_hello(reply: Any) -> Hello:
-    """The handshake reply as a :class:`Hello`; AdapterStartError names the first defect."""
-    if not isinstance(reply, dict):
-        raise AdapterStartError("the hello reply is not a JSON object")
-    if reply.get("protocol") != PROTOCOL:
+    """The handshake reply as a :class:`Hello`, after ``protocol.schema.json``; AdapterStartError
+    names the defect (another protocol version first: the adapter may speak one)."""
+    if isinstance(reply, dict) and reply.get("protocol") != PROTOCOL:
         raise AdapterStartError(
             f"the adapter speaks protocol {reply.get('protocol')!r},"
             f" the runner speaks protocol {PROTOCOL}"
         )
-
-    def need(value: Any, where: str, kind: type) -> Any:
-        wrong = not isinstance(value, kind) or (
-            isinstance(value, list) and not all(isinstance(v, str) for v in value)
-        )
-        if wrong:
-            noun = (
-                "an array of strings"
-                if kind is list
-                else ("a string" if kind is str else "an object")
-            )
-            raise AdapterStartError(f"bad hello reply: {where} must be {noun}")
-        return value
-
-    implementation = need(reply.get("implementation"), "/implementation", dict)
-    supports = need(reply.get("supports"), "/supports", dict)
+    violation = schemas.check("protocol#/$defs/hello_reply", reply)
+    if violation is not None:
+        raise AdapterStartError(f"bad hello reply: {violation}")
+    implementation, supports = reply["implementation"], reply["supports"]
     return Hello(
-        name=need(implementation.get("name"), "/implementation/name", str),
-        version=need(implementation.get("version"), "/implementation/version", str),
-        editions=frozenset(need(supports.get("editions"), "/supports/editions", list)),
-        modules=frozenset(need(supports.get("modules", []), "/supports/modules", list)),
-        variants=frozenset(need(supports.get("variants", []), "/supports/variants", list)),
-        capabilities=frozenset(need(reply.get("capabilities", []), "/capabilities", list)),
+        name=implementation["name"],
+        version=implementation["version"],
+        editions=frozenset(supports["editions"]),
+        modules=frozenset(supports["modules"]),
+        variants=frozenset(supports["variants"]),
+        capabilities=frozenset(reply["capabilities"]),
         raw=reply,
     )
 

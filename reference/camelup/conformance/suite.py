@@ -1,14 +1,17 @@
 """Loading the conformance suite: case files, cases, checks, and the filters that select cases.
 
-Loading is fast and never raises on content: every defect of a case file becomes a
-:class:`Problem` naming the file and the JSON pointer, the defective case is left out, and the
-rest of the suite stays usable. The deeper checks (JSON Schema, the clause registry, the codec,
-the reference passing every case) are :mod:`camelup.conformance.validate`'s.
+Loading never raises on content: every defect of a case file becomes a :class:`Problem` naming
+the file and the JSON pointer, the defective case is left out, and the rest of the suite stays
+usable. The gate is the published schema (``case-file.schema.json``, the suite's own when its
+folder has one): the file's envelope, then each case. What a schema cannot say is checked next:
+a check's ``after`` within the case's steps, and the given position, which must load with the
+codec (a state possible under the rules, of the case's ruleset) unless the case expects it
+refused. The deeper checks (the clause registry, the reference passing every case) are
+:mod:`camelup.conformance.validate`'s.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -18,41 +21,18 @@ import attrs
 from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
-    parse_json,
     pointer,
     printable,
+    read_json_file,
     surrogate_message,
 )
+from camelup.io.schemas import SchemaFileError, Schemas, Violation, bundled
+from camelup.model.errors import CamelUpError
 from camelup.resources import conformance_directory
 
-CASE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+/[a-z0-9][a-z0-9-]*$")
-CASE_KEYS = frozenset(
-    {
-        "id",
-        "description",
-        "clauses",
-        "source",
-        "ruling",
-        "ruleset",
-        "given",
-        "steps",
-        "expect",
-        "comment",
-    }
-)
-REQUIRED_CASE_KEYS = (
-    "id",
-    "description",
-    "clauses",
-    "source",
-    "ruleset",
-    "given",
-    "steps",
-    "expect",
-)
-CHECK_KINDS = ("state", "events", "error", "legal_actions", "odds")
-FRACTION = re.compile(r"^-?(0|[1-9][0-9]*)/[1-9][0-9]*$")  # an exact probability, "n/d"
-ODDS_KEYS = ("places", "race_end", "sequences")
+MAX_DEPTH = 64
+"""How deeply a case file may nest (expected values are walked freely: compared, printed)."""
+CASE_SCHEMA = "case-file#/$defs/case"
 
 Match = Literal["sequence", "subsequence"]
 
@@ -201,6 +181,7 @@ class Suite:
     cases: tuple[Case, ...]
     problems: tuple[Problem, ...]
     files: tuple[str, ...]
+    schemas: Path | None = None  # the folder of the schemas the files were checked against
 
     def find(self, case_id: str) -> Case | None:
         for case in self.cases:
@@ -214,6 +195,13 @@ def suite_directory() -> Path:
     return conformance_directory()
 
 
+def schema_folder(suite: Path | None = None) -> Path:
+    """The schemas of a suite folder when it has its own, else the bundled ones."""
+    if suite is not None and (suite / "schema" / "case-file.schema.json").is_file():
+        return suite / "schema"
+    return bundled().directory
+
+
 def case_files(directory: Path) -> list[Path]:
     """The case files of a suite folder: ``cases/`` and ``generated/``, or every ``*.json`` of a
     folder that has neither (``schema/`` excluded)."""
@@ -225,18 +213,27 @@ def case_files(directory: Path) -> list[Path]:
     return sorted(p for root in roots for p in root.rglob("*.json"))
 
 
-def load_suite(directory: Path | None = None, files: Sequence[Path] | None = None) -> Suite:
-    """Load every case file of ``directory`` (default: the bundled suite), or just ``files``."""
+def load_suite(
+    directory: Path | None = None, files: Sequence[Path] | None = None, schemas: Path | None = None
+) -> Suite:
+    """Load every case file of ``directory`` (default: the bundled suite), or just ``files``,
+    against the schemas of ``schemas`` (default: :func:`schema_folder` of ``directory``)."""
     if files is None:
         folder = directory if directory is not None else suite_directory()
         if not folder.is_dir():
             return Suite((), (Problem(display_path(folder), "", "no such suite folder"),), ())
         files = case_files(folder)
+    folder_schemas = schemas if schemas is not None else schema_folder(directory)
     cases: list[Case] = []
     problems: list[Problem] = []
     seen: dict[str, Case] = {}
+    try:
+        gate = _schemas(folder_schemas)
+    except SchemaFileError as unusable:  # no case can be judged without its schemas
+        problem = Problem(display_path(folder_schemas), "", str(unusable))
+        return Suite((), (problem,), tuple(display_path(p) for p in files), folder_schemas)
     for path in files:
-        loaded, found = load_case_file(path)
+        loaded, found = load_case_file(path, gate)
         problems.extend(found)
         for case in loaded:
             first = seen.get(case.id)
@@ -251,46 +248,45 @@ def load_suite(directory: Path | None = None, files: Sequence[Path] | None = Non
                 continue
             seen[case.id] = case
             cases.append(case)
-    return Suite(tuple(cases), tuple(problems), tuple(display_path(p) for p in files))
+    files_shown = tuple(display_path(p) for p in files)
+    return Suite(tuple(cases), tuple(problems), files_shown, folder_schemas)
 
 
-def read_json(path: Path, *, allow_surrogates: bool = False) -> tuple[Any, Problem | None]:
+def _schemas(folder: Path) -> Schemas:
+    return bundled() if folder == bundled().directory else Schemas(folder)
+
+
+def read_json(path: Path, **options: Any) -> tuple[Any, Problem | None]:
     """The JSON content of ``path``, or a problem naming where it breaks (the line and column,
-    or the JSON pointer of a string no UTF-8 output can hold)."""
-    name = display_path(path)
+    or the JSON pointer)."""
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return None, Problem(name, "", f"cannot read: {getattr(error, 'strerror', None) or error}")
-    try:
-        return parse_json(text, allow_surrogates=allow_surrogates), None
+        return read_json_file(path, **options), None
     except JSONInputError as error:
-        return None, Problem(name, error.pointer, error.message)
+        return None, Problem(display_path(path), error.pointer, error.message)
 
 
-def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
+def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case], list[Problem]]:
     """The well-formed cases of one file and the problems of the others."""
     name = display_path(path)
-    data, problem = read_json(path, allow_surrogates=True)  # refused case by case, below
+    gate = gate or bundled()
+    # A lone surrogate is refused case by case, below.
+    data, problem = read_json(path, allow_surrogates=True, max_depth=MAX_DEPTH)
     if problem is not None:
         return [], [problem]
-    if not isinstance(data, dict):
-        return [], [Problem(name, "", "a case file must be a JSON object")]
-    found = lone_surrogate({k: v for k, v in data.items() if k != "cases"})
+    raw_cases = data.get("cases") if isinstance(data, dict) else None
+    envelope = {**data, "cases": []} if isinstance(raw_cases, list) else data
+    found = lone_surrogate(envelope)
     if found is not None:
         return [], [Problem(name, found[0], surrogate_message(found[1]))]
-    problems: list[Problem] = []
-    area = data.get("area")
-    if not isinstance(area, str) or not area:
-        problems.append(Problem(name, "/area", 'a case file needs an "area" string'))
-        area = path.stem
-    raw_cases = data.get("cases")
-    if not isinstance(raw_cases, list):
-        return [], [*problems, Problem(name, "/cases", 'a case file needs a "cases" array')]
+    violation = gate.check("case-file", envelope)
+    if violation is not None:
+        return [], [Problem(name, violation.pointer, _said(violation))]
+    assert isinstance(raw_cases, list)
     cases: list[Case] = []
+    problems: list[Problem] = []
     for index, raw in enumerate(raw_cases):
         try:
-            cases.append(_case(raw, area, name, index))
+            cases.append(_case(raw, data["area"], name, index, gate))
         except _Defect as defect:
             problems.append(Problem(name, pointer("cases", index) + defect.pointer, defect.message))
     return cases, problems
@@ -299,7 +295,7 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
 def parse_case(raw: Any, area: str, file: str, index: int = 0) -> Case:
     """One case from its JSON (as in a case file); ValueError names the first defect."""
     try:
-        return _case(raw, area, file, index)
+        return _case(raw, area, file, index, bundled())
     except _Defect as defect:
         raise ValueError(f"{defect.pointer or '/'}: {defect.message}") from None
 
@@ -311,83 +307,34 @@ class _Defect(Exception):
         self.message = message
 
 
-def _need(condition: bool, where: str, message: str) -> None:
-    if not condition:
-        raise _Defect(where, message)
+def _said(violation: Violation) -> str:
+    return violation.message + (f" [{violation.clause}]" if violation.clause else "")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _case(raw: Any, area: str, file: str, index: int) -> Case:
-    _need(isinstance(raw, dict), "", "a case must be a JSON object")
+def _case(raw: Any, area: str, file: str, index: int, gate: Schemas) -> Case:
     found = lone_surrogate(raw)  # no report, terminal or adapter pipe could carry it
     if found is not None:
         raise _Defect(found[0], surrogate_message(found[1]))
-    for key in raw:
-        _need(key in CASE_KEYS, pointer(key), f"unknown key {key!r}")
-    for key in REQUIRED_CASE_KEYS:
-        _need(key in raw, pointer(key), f"missing key {key!r}")
-    case_id = raw["id"]
-    _need(
-        isinstance(case_id, str) and bool(CASE_ID.match(case_id)),
-        "/id",
-        f"malformed case ID {case_id!r} (expected <clause>/<slug>)",
-    )
-    _need(
-        isinstance(raw["description"], str) and bool(raw["description"].strip()),
-        "/description",
-        "the description must be a non-empty string",
-    )
-    clauses = raw["clauses"]
-    _need(
-        isinstance(clauses, list) and bool(clauses) and all(isinstance(c, str) for c in clauses),
-        "/clauses",
-        "clauses must be a non-empty array of clause IDs",
-    )
-    source = raw["source"]
-    _need(isinstance(source, dict), "/source", "the source must be an object")
-    for key in ("kind", "ref"):
-        _need(isinstance(source.get(key), str), pointer("source", key), f"{key} must be a string")
-    ruling = raw.get("ruling")
-    _need(ruling is None or isinstance(ruling, str), "/ruling", "the ruling must be a string")
-    _ruleset(raw["ruleset"])
-    given = raw["given"]
-    _need(
-        isinstance(given, dict) and len(given) == 1 and ("state" in given or "setup" in given),
-        "/given",
-        'given must be {"state": ...} or {"setup": ...}',
-    )
-    steps = raw["steps"]
-    _need(isinstance(steps, list), "/steps", "steps must be an array")
-    for number, step in enumerate(steps):
-        _need(
-            isinstance(step, dict) and set(step) == {"action"} and isinstance(step["action"], dict),
-            pointer("steps", number),
-            'a step must be {"action": {...}}',
-        )
-    expect = raw["expect"]
-    _need(
-        isinstance(expect, list) and bool(expect),
-        "/expect",
-        "expect must be a non-empty array of checks",
-    )
-    checks = tuple(_check(c, i, len(steps)) for i, c in enumerate(expect))
-    _need(
-        "state" in given or not any(isinstance(c, OddsCheck) for c in checks),
-        "/given",
-        "a case with an odds check gives a state, so that a solver without an engine can run it",
-    )
+    violation = gate.check(CASE_SCHEMA, raw)
+    if violation is not None:
+        raise _Defect(violation.pointer, _said(violation))
+    steps = tuple(raw["steps"])
+    checks = tuple(_check(check, number, len(steps)) for number, check in enumerate(raw["expect"]))
+    if "state" not in raw["given"] and any(isinstance(c, OddsCheck) for c in checks):
+        message = "a case with an odds check gives a state, so that a solver without an engine"
+        message += " can run it"
+        raise _Defect("/given", message)
+    if not any(isinstance(c, ErrorCheck) and c.after == 0 for c in checks):
+        _given_position(raw)
     return Case(
-        id=case_id,
+        id=raw["id"],
         description=raw["description"],
-        clauses=tuple(clauses),
+        clauses=tuple(raw["clauses"]),
         source=raw["source"],
-        ruling=ruling,
+        ruling=raw.get("ruling"),
         ruleset=raw["ruleset"],
-        given=given,
-        steps=tuple(steps),
+        given=raw["given"],
+        steps=steps,
         checks=checks,
         area=area,
         file=file,
@@ -396,127 +343,41 @@ def _case(raw: Any, area: str, file: str, index: int) -> Case:
     )
 
 
-def _ruleset(ruleset: Any) -> None:
-    """The members a case's ruleset needs to be selected, labelled and matched against an
-    adapter's declared support. Their values (an unknown edition, a player count the edition
-    does not allow, ...) are the codec's to judge: a case may expect such a ruleset refused."""
-    _need(isinstance(ruleset, dict), "/ruleset", "the ruleset must be an object")
-    _need(
-        isinstance(ruleset.get("edition"), str),
-        "/ruleset/edition",
-        "the edition must be a string (first or second)",
-    )
-    _need(_is_int(ruleset.get("players")), "/ruleset/players", "players must be an integer")
-    for key in ("modules", "variants"):
-        items = ruleset.get(key)
-        _need(isinstance(items, list), pointer("ruleset", key), f"{key} must be an array")
-        for number, item in enumerate(items):
-            _need(isinstance(item, str), pointer("ruleset", key, number), f"{key} must be strings")
+def _check(raw: Mapping[str, Any], index: int, steps: int) -> Check:
+    """One check of a case (its shape is the schema's): the kind is the key it holds."""
+    after = int(raw["after"])
+    if after > steps:
+        where = pointer("expect", index, "after")
+        raise _Defect(where, f"after must be from 0 to {steps} (the number of steps)")
+    if "state" in raw:
+        return StateCheck(after, raw["state"], index)
+    if "events" in raw:
+        return EventsCheck(after, tuple(raw["events"]), raw.get("match", "sequence"), index)
+    if "error" in raw:
+        return ErrorCheck(after, raw["error"]["code"], raw["error"].get("clause"), index)
+    if "odds" in raw:
+        return OddsCheck(after, raw["odds"], index)
+    return LegalActionsCheck(after, tuple(raw["legal_actions"]), index)
 
 
-def _check(raw: Any, index: int, steps: int) -> Check:
-    where = pointer("expect", index)
-    _need(isinstance(raw, dict), where, "a check must be a JSON object")
-    kinds = [k for k in CHECK_KINDS if k in raw]
-    _need(len(kinds) == 1, where, f"a check has exactly one of {', '.join(CHECK_KINDS)}")
-    kind = kinds[0]
-    allowed = {"after", kind} | ({"match"} if kind == "events" else set())
-    for key in raw:
-        _need(key in allowed, where + pointer(key), f"unknown key {key!r} in a {kind} check")
-    after = raw.get("after")
-    _need(
-        _is_int(after) and 0 <= after <= steps,
-        where + "/after",
-        f"after must be an integer from 0 to {steps} (the number of steps)",
-    )
-    body = raw[kind]
-    if kind == "state":
-        _need(
-            isinstance(body, dict) and bool(body),
-            where + "/state",
-            "a state check maps JSON pointers to values",
-        )
-        for key in body:
-            _need(
-                key == "" or key.startswith("/"),
-                where + "/state" + pointer(key),
-                f"{key!r} is not a JSON pointer",
-            )
-        return StateCheck(after, body, index)
-    if kind == "events":
-        _need(
-            after >= 1, where + "/after", "an events check looks at a step: after must be 1 or more"
-        )
-        _need(
-            isinstance(body, list)
-            and all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in body),
-            where + "/events",
-            'events must be an array of objects with a "type"',
-        )
-        match = raw.get("match", "sequence")
-        _need(
-            match in ("sequence", "subsequence"),
-            where + "/match",
-            'match must be "sequence" or "subsequence"',
-        )
-        return EventsCheck(after, tuple(body), match, index)
-    if kind == "error":
-        _need(
-            isinstance(body, dict) and isinstance(body.get("code"), str),
-            where + "/error",
-            'an error check needs {"code": ...}',
-        )
-        for key in body:
-            _need(
-                key in ("code", "clause"), where + "/error" + pointer(key), f"unknown key {key!r}"
-            )
-        clause = body.get("clause")
-        _need(
-            clause is None or isinstance(clause, str),
-            where + "/error/clause",
-            "the clause must be a string",
-        )
-        return ErrorCheck(after, body["code"], clause, index)
-    if kind == "odds":
-        return _odds_check(body, after, where, index)
-    _need(
-        isinstance(body, list) and all(isinstance(a, dict) for a in body),
-        where + "/legal_actions",
-        "legal_actions must be an array of actions",
-    )
-    return LegalActionsCheck(after, tuple(body), index)
+def _given_position(raw: Mapping[str, Any]) -> None:
+    """The ruleset and the given position load with the codec: a case whose position the
+    rules refuse is an invalid case (unless it expects the refusal), not a verdict on an
+    implementation."""
+    from camelup.io.codec import ruleset_from_json, setup_from_json, state_from_json, to_json
 
-
-def _odds_check(body: Any, after: int, where: str, index: int) -> OddsCheck:
-    where += "/odds"
-    _need(after == 0, where, "an odds check looks at the given position: after must be 0")
-    _need(
-        isinstance(body, dict) and bool(body) and all(k in ODDS_KEYS for k in body),
-        where,
-        f"odds must be an object with some of {', '.join(ODDS_KEYS)}",
-    )
-    places = body.get("places", {})
-    _need(isinstance(places, dict), where + "/places", "places map racing camels to arrays")
-    for camel, row in places.items():
-        _need(
-            isinstance(row, list) and all(isinstance(p, str) and FRACTION.match(p) for p in row),
-            where + pointer("places", camel),
-            'a camel\'s places are an array of exact fractions "n/d", first place first',
-        )
-    if "race_end" in body:
-        race_end = body["race_end"]
-        _need(
-            isinstance(race_end, str) and bool(FRACTION.match(race_end)),
-            where + "/race_end",
-            'race_end must be an exact fraction "n/d"',
-        )
-    if "sequences" in body:
-        _need(
-            _is_int(body["sequences"]) and body["sequences"] >= 0,
-            where + "/sequences",
-            "sequences must be a whole number",
-        )
-    return OddsCheck(after, body, index)
+    try:  # the case followed its schema, and so its members theirs
+        ruleset = ruleset_from_json(raw["ruleset"], "/ruleset", checked=True)
+        if "state" in raw["given"]:
+            state = state_from_json(raw["given"]["state"], "/given/state", checked=True)
+            if state.ruleset != ruleset:
+                message = f"the state's ruleset {to_json(state.ruleset)} is not the case's"
+                raise _Defect("/given/state/ruleset", message)
+        else:
+            setup_from_json(raw["given"]["setup"], "/given/setup", checked=True)
+    except CamelUpError as error:
+        message = f"{error.code}: {error.message} [{error.clause}]"
+        raise _Defect(error.pointer or "", message) from None
 
 
 # ----------------------------------------------------------------------------------- filters

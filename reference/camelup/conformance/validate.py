@@ -1,108 +1,25 @@
 """The suite checks itself: ``camelup conformance validate`` and ``camelup conformance coverage``.
 
-``validate``: every file follows ``schema/case-file.schema.json``; case IDs are unique and start
-with their primary clause (recorded games: ``generated.<family>/<seed>``); every clause, ruling
-and variant exists in the spec registry and fits the case's rule set; rulesets, given positions
-and actions load with the codec (an invalid ruleset only in a case expecting it refused at 0);
-and the bundled reference passes every case. ``coverage``: clause x cases x implementation
-sites; a must-clause implemented by the engine with no case is a gap.
+``validate``: what the loader checks (every case follows ``schema/case-file.schema.json``, its
+given position loads with the codec, unique case IDs); IDs that start with their primary clause
+(recorded games: ``generated.<family>/<seed>``); every clause, ruling and variant exists in the
+spec registry and fits the case's rule set; a case expecting its given position refused has
+nothing else to check; and the bundled reference passes every case. ``coverage``: clause x
+cases x implementation sites; a must-clause implemented by the engine with no case is a gap.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from camelup.conformance.suite import (
-    Case,
-    ErrorCheck,
-    LegalActionsCheck,
-    Problem,
-    Suite,
-    display_path,
-    read_json,
-)
-from camelup.io.jsonio import pointer
-from camelup.model.errors import CamelUpError
+from camelup.conformance.suite import Case, ErrorCheck, Problem, Suite, load_suite
 from camelup.spec.registry import Registry, load_registry
 
-SCHEMA_BASE = "https://camelup.invalid/schema/"
 GENERATED_PREFIX = "generated."
-
-
-def schema_directory(suite: Path | None = None) -> Path:
-    """The schemas of a suite folder when it has its own, else the bundled ones."""
-    if suite is not None and (suite / "schema" / "case-file.schema.json").is_file():
-        return suite / "schema"
-    from camelup.resources import schema_directory as bundled
-
-    return bundled()
-
-
-class SchemaFileError(Exception):
-    """A schema file of the suite cannot be used; ``problem`` names the file and why."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
-
-
-def _schema_file(path: Path) -> dict[str, Any]:
-    contents, problem = read_json(path)
-    if problem is None and not isinstance(contents, dict):
-        problem = Problem(display_path(path), "", "a JSON Schema must be a JSON object")
-    if problem is not None:
-        raise SchemaFileError(problem)
-    assert isinstance(contents, dict)
-    return contents
-
-
-# Not camelup.io.codec.schema_validator: that one knows only the value schemas (ruleset, setup,
-# roll, state, action, event) of the bundled folder, while the suite checks itself against
-# case-file and protocol, and against a suite folder's own schema/ when it has one.
-@functools.cache
-def schema_validator(directory: Path, name: str) -> Any:
-    """A Draft 2020-12 validator for ``<name>.schema.json`` resolving refs between the files;
-    SchemaFileError when a schema file is missing or not JSON."""
-    import referencing
-
-    jsonschema = importlib.import_module("jsonschema")  # untyped; imported only here
-    resources = []
-    for path in sorted(directory.glob("*.schema.json")):
-        contents = _schema_file(path)
-        uri = contents.get("$id", SCHEMA_BASE + path.name)
-        resources.append((uri, referencing.Resource.from_contents(contents)))
-    registry: Any = referencing.Registry().with_resources(resources)
-    schema = _schema_file(directory / f"{name}.schema.json")
-    return jsonschema.Draft202012Validator(schema, registry=registry)
-
-
-def schema_problems(files: Sequence[Path], names: Sequence[str], directory: Path) -> list[Problem]:
-    """One problem per case (or per file-level defect) that breaks the case-file schema."""
-    best_match = importlib.import_module("jsonschema.exceptions").best_match
-    try:
-        validator = schema_validator(directory, "case-file")
-    except SchemaFileError as unusable:
-        return [unusable.problem]
-    problems: list[Problem] = []
-    for path, name in zip(files, names, strict=True):
-        data, problem = read_json(path, allow_surrogates=True)  # as the loader reads it
-        if problem is not None:
-            continue  # already reported by the loader
-        groups: dict[tuple[Any, ...], list[Any]] = {}
-        for error in validator.iter_errors(data):
-            where = tuple(error.absolute_path)
-            groups.setdefault(where[:2] if where[:1] == ("cases",) else where[:1], []).append(error)
-        for errors in groups.values():
-            error = best_match(errors)
-            message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-            problems.append(Problem(name, pointer(*error.absolute_path), f"schema: {message}"))
-    return problems
 
 
 def registry_problems(case: Case, registry: Registry) -> list[Problem]:
@@ -149,67 +66,19 @@ def registry_problems(case: Case, registry: Registry) -> list[Problem]:
     return out
 
 
-def codec_problems(case: Case) -> list[Problem]:
-    """Everything the codec refuses to load, except what the case expects to be refused."""
-    from camelup.io.codec import (
-        action_from_json,
-        ruleset_from_json,
-        setup_from_json,
-        state_from_json,
-        to_json,
-    )
-
-    out: list[Problem] = []
-    refused = {c.after for c in case.checks if isinstance(c, ErrorCheck)}
-
-    def load(function: Any, value: Any, where: str) -> Any:
-        try:
-            return function(value, case.pointer + where)
-        except CamelUpError as error:
-            out.append(Problem(case.file, error.pointer or case.pointer + where, str(error)))
-            return None
-
-    if 0 in refused:
-        # The given ruleset, setup or state is expected to be refused (an invalid ruleset is
-        # allowed only here): nothing after it can be judged, so nothing else may be asked.
-        if case.steps:
-            out.append(
-                Problem(
-                    case.file,
-                    case.pointer + "/steps",
-                    "a case whose given position is refused (error at 0) can have no steps",
-                )
-            )
-        for check in case.checks:
-            if not (isinstance(check, ErrorCheck) and check.after == 0):
-                out.append(
-                    Problem(
-                        case.file,
-                        f"{case.pointer}/expect/{check.index}",
-                        "a case whose given position is refused (error at 0) has no other checks",
-                    )
-                )
-    else:
-        ruleset = load(ruleset_from_json, case.ruleset, "/ruleset")
-        if "state" in case.given:
-            state = load(state_from_json, case.given["state"], "/given/state")
-            if state is not None and ruleset is not None and state.ruleset != ruleset:
-                out.append(
-                    Problem(
-                        case.file,
-                        case.pointer + "/given/state/ruleset",
-                        f"the state's ruleset {to_json(state.ruleset)} is not the case's",
-                    )
-                )
-        else:
-            load(setup_from_json, case.given["setup"], "/given/setup")
-    for index, step in enumerate(case.steps):
-        if index + 1 not in refused:
-            load(action_from_json, step["action"], f"/steps/{index}/action")
+def refusal_problems(case: Case) -> list[Problem]:
+    """A case whose given position is expected to be refused (an error at 0) can judge nothing
+    after it, so it may have no steps and no other check."""
+    if not any(isinstance(c, ErrorCheck) and c.after == 0 for c in case.checks):
+        return []
+    out = []
+    if case.steps:
+        message = "a case whose given position is refused (error at 0) can have no steps"
+        out.append(Problem(case.file, case.pointer + "/steps", message))
     for check in case.checks:
-        if isinstance(check, LegalActionsCheck):
-            for index, action in enumerate(check.actions):
-                load(action_from_json, action, f"/expect/{check.index}/legal_actions/{index}")
+        if not (isinstance(check, ErrorCheck) and check.after == 0):
+            message = "a case whose given position is refused (error at 0) has no other checks"
+            out.append(Problem(case.file, f"{case.pointer}/expect/{check.index}", message))
     return out
 
 
@@ -241,16 +110,19 @@ def _has_problem(case: Case, problems: Iterable[Problem]) -> bool:
 
 
 def validate_suite(suite: Suite, files: Sequence[Path], schemas: Path) -> list[Problem]:
-    """Every problem of the suite, sorted by file and pointer.
+    """Every problem of the suite (loaded again when it was not checked against ``schemas``),
+    sorted by file and pointer.
 
-    The reference runs only the cases that the loader, the schema and the codec accept (a case
-    with an unknown clause still runs): what it would say about the others adds nothing, and a
-    case of the wrong shape must not cost the problems already found.
+    The reference runs only the cases that the loader accepts and that have no refusal problem
+    (a case with an unknown clause still runs): what it would say about the others adds nothing,
+    and a case of the wrong shape must not cost the problems already found.
     """
+    if suite.schemas != schemas:
+        suite = load_suite(files=files, schemas=schemas)
     registry = load_registry()
-    malformed = [*suite.problems, *schema_problems(files, suite.files, schemas)]
+    malformed = list(suite.problems)
     for case in suite.cases:
-        malformed.extend(codec_problems(case))
+        malformed.extend(refusal_problems(case))
     problems = [*malformed, *(p for c in suite.cases for p in registry_problems(c, registry))]
     runnable = [case for case in suite.cases if not _has_problem(case, malformed)]
     problems.extend(reference_problems(runnable))

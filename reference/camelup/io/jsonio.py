@@ -1,24 +1,49 @@
-"""Reading JSON text from outside: case files, expectations files, schema files, adapter lines.
+"""Reading JSON text from outside, and JSON pointers: one reader and one pointer builder.
 
-:func:`parse_json` is the one place where the conformance tooling turns text (or UTF-8 bytes)
-into JSON values. Whatever is wrong with the text becomes a :class:`JSONInputError` with one
-line of explanation (and, for a string that cannot be written as UTF-8, the JSON pointer of
-the string), never a traceback: not JSON (with line and column), not UTF-8, nested too deeply,
-an integer of more digits than Python converts, or a lone surrogate escape (``"\\ud800"``), which
-no UTF-8 output (a report, a terminal, a pipe to an adapter) can carry.
+:func:`parse_json` is the one place where camelup turns text (or UTF-8 bytes) into JSON values:
+states, case files, expectations files, schema files, adapter and runner lines. Whatever is wrong
+with the text becomes a :class:`JSONInputError` with one line of explanation and, where it can
+say, the JSON pointer of the offending place; never a traceback:
+
+* not JSON (with line and column), or not UTF-8 (with the byte offset);
+* a key twice in one object (``{"expect": ..., "expect": ...}`` would silently drop the first);
+* ``NaN``, ``Infinity`` or ``-Infinity``, which Python reads but JSON does not have;
+* an integer of more digits than Python converts;
+* nesting deeper than ``max_depth`` (or than the parser can follow);
+* unless ``allow_surrogates``, a lone surrogate escape (``"\\ud800"``), which no UTF-8 output (a
+  report, a terminal, a pipe to an adapter) can carry.
+
+:func:`pointer` is :func:`camelup.model.errors.pointer`, the one builder of JSON pointers (RFC
+6901: ``~`` as ``~0``, ``/`` as ``~1``), made printable.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from camelup.model.errors import pointer as json_pointer
+
+__all__ = [
+    "JSONInputError",
+    "find",
+    "lone_surrogate",
+    "parse_json",
+    "pointer",
+    "printable",
+    "read_json_file",
+    "surrogate_message",
+]
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
 class JSONInputError(ValueError):
-    """The text is not JSON this runner reads; ``message`` says why in one line, ``pointer``
+    """The text is not JSON camelup reads; ``message`` says why in one line, ``pointer``
     (RFC 6901, ``""`` for the whole document) says where when it can."""
 
     def __init__(self, message: str, pointer: str = "") -> None:
@@ -30,50 +55,17 @@ class JSONInputError(ValueError):
         return f"{self.message} at {self.pointer}" if self.pointer else self.message
 
 
+# ------------------------------------------------------------------------------ JSON pointers
+
+
 def _shown(found: re.Match[str]) -> str:
     return f"\\u{ord(found.group()):04x}"
 
 
-def escape(token: str | int) -> str:
-    """One JSON-pointer reference token, escaped (RFC 6901); a lone surrogate in it is written
-    as its ``\\uXXXX`` escape, so that the pointer can always be printed."""
-    return _SURROGATE.sub(_shown, str(token).replace("~", "~0").replace("/", "~1"))
-
-
 def pointer(*tokens: str | int) -> str:
-    """The JSON pointer of ``tokens`` (``""`` for none: the whole document)."""
-    return "".join("/" + escape(t) for t in tokens)
-
-
-_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
-
-
-def lone_surrogate(value: Any) -> tuple[str, str] | None:
-    """The JSON pointer and the ``\\uXXXX`` escape of the first lone surrogate in a string (a
-    key or a value) of ``value``, or None. Iterative: as deep as the parser went."""
-    try:  # the common case, at C speed: nothing that UTF-8 cannot encode
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-        return None
-    except (UnicodeEncodeError, ValueError, RecursionError, TypeError):
-        pass  # find where, below
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        node, where = stack.pop()
-        if isinstance(node, str):
-            found = _SURROGATE.search(node)
-            if found:
-                return where, _shown(found)
-        elif isinstance(node, dict):
-            items = list(node.items())
-            for key, member in reversed(items):
-                stack.append((member, where + pointer(key)))
-            for key, _ in items:
-                found = _SURROGATE.search(key)
-                if found:
-                    return where + pointer(key), _shown(found)
-        elif isinstance(node, list):
-            stack.extend((member, f"{where}/{i}") for i, member in reversed(list(enumerate(node))))
-    return None
+    """The JSON pointer of ``tokens`` (``""`` for none: the whole document), printable: the
+    model's one pointer builder, with a lone surrogate written as its escape."""
+    return printable(json_pointer(*tokens))
 
 
 def printable(text: str) -> str:
@@ -86,16 +78,162 @@ def surrogate_message(escape: str) -> str:
     return f"a lone surrogate {escape} in a string (no UTF-8 text can hold it)"
 
 
-def parse_json(data: str | bytes, *, allow_surrogates: bool = False) -> Any:
+def find(value: Any, found: Callable[[Any, int], str | None]) -> tuple[str, str, Any] | None:
+    """The pointer of the first node (keys before their values, in document order) for which
+    ``found(node, depth)`` says something, what it said, and the node. Iterative: as deep as
+    the parser went."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        node, where, depth = stack.pop()
+        said = found(node, depth)
+        if said is not None:
+            return where, said, node
+        if isinstance(node, dict):
+            items = list(node.items())
+            for key, _ in items:
+                said = found(key, depth + 1)
+                if said is not None:
+                    return where + pointer(key), said, key
+            stack.extend((v, where + pointer(k), depth + 1) for k, v in reversed(items))
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}/{i}", depth + 1) for i, v in reversed(list(enumerate(node))))
+    return None
+
+
+def _surrogate_in(node: Any, depth: int) -> str | None:
+    if isinstance(node, str):
+        hit = _SURROGATE.search(node)
+        return _shown(hit) if hit else None
+    return None
+
+
+def lone_surrogate(value: Any) -> tuple[str, str] | None:
+    """The JSON pointer and the ``\\uXXXX`` escape of the first lone surrogate in a string (a
+    key or a value) of ``value``, or None."""
+    try:  # the common case, at C speed: nothing that UTF-8 cannot encode
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return None
+    except (UnicodeEncodeError, ValueError, RecursionError, TypeError):
+        pass  # find where, below
+    found = find(value, _surrogate_in)
+    return None if found is None else (found[0], found[1])
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+class _Refused(Exception):
+    """Raised by the parser's hooks on the fast path; the slow path then finds where."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Refused
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused
+
+
+class _Marked(dict[str, Any]):
+    """An object of the slow path, remembering the first key it had twice."""
+
+    twice: str | None = None
+
+
+class _Constant:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _LongInteger:
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+
+def _marked(pairs: list[tuple[str, Any]]) -> _Marked:
+    out = _Marked()
+    for key, member in pairs:
+        if key in out and out.twice is None:
+            out.twice = key
+        out[key] = member
+    return out
+
+
+def _integer(digits: str) -> Any:
+    try:
+        return int(digits)
+    except ValueError:  # more digits than Python converts
+        return _LongInteger(digits)
+
+
+def _defect(node: Any, depth: int) -> str | None:
+    if isinstance(node, _Marked) and node.twice is not None:
+        return f"duplicate key {printable(repr(node.twice))} (twice in one object)"
+    if isinstance(node, _Constant):
+        return f"{node.name} is not a JSON number"
+    if isinstance(node, _LongInteger):
+        return f"an integer of {node.digits} digits (more than this reader converts)"
+    return None
+
+
+def _where_refused(text: str) -> JSONInputError:
+    """The first duplicate key, non-number constant or over-long integer of ``text``, with its
+    pointer: the text is read again with hooks that mark them instead of raising."""
+    value = json.loads(
+        text, object_pairs_hook=_marked, parse_constant=_Constant, parse_int=_integer
+    )
+    found = find(value, _defect)
+    if found is None:  # pragma: no cover - the fast path refused what the slow one accepts
+        return JSONInputError("not JSON this reader reads")
+    where, message, node = found
+    if isinstance(node, _Marked):  # point at the key's second occurrence
+        where += pointer(str(node.twice))
+    return JSONInputError(f"not JSON this reader reads: {message}", where)
+
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Whether arrays or objects nest in ``value`` more than ``limit`` levels below the root:
+    one pass per level over the containers only (the pointer is found only when they do)."""
+    level = [value] if isinstance(value, dict | list) else []
+    for _ in range(limit + 1):
+        below: list[Any] = []
+        for node in level:
+            members = node.values() if type(node) is dict else node
+            below += [m for m in members if type(m) is dict or type(m) is list]
+        if not below:
+            return False
+        level = below
+    return True
+
+
+def _too_deep(limit: int) -> Callable[[Any, int], str | None]:
+    def check(node: Any, depth: int) -> str | None:
+        if depth > limit and isinstance(node, dict | list):
+            return f"nested more than {limit} levels deep"
+        return None
+
+    return check
+
+
+def parse_json(
+    data: str | bytes, *, allow_surrogates: bool = False, max_depth: int | None = None
+) -> Any:
     """The JSON value of ``data`` (bytes must be UTF-8); raises :class:`JSONInputError`.
 
     A string holding a lone surrogate is refused unless ``allow_surrogates``: then the caller
     looks for them itself (:func:`lone_surrogate`), to refuse only the part of the document
-    that holds one.
+    that holds one. ``max_depth`` bounds the nesting of arrays and objects (the root is at
+    depth 0) for documents whose values are walked freely, such as the expected values of a
+    case file; without it, the parser's own limit applies.
     """
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except _Refused:
+        raise _where_refused(text) from None
     except json.JSONDecodeError as error:
         raise JSONInputError(
             f"not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
@@ -103,14 +241,28 @@ def parse_json(data: str | bytes, *, allow_surrogates: bool = False) -> Any:
     except UnicodeDecodeError as error:
         raise JSONInputError(f"not UTF-8 text: {error.reason} at byte {error.start}") from None
     except RecursionError:
-        raise JSONInputError("not JSON this runner reads: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer of more digits than Python converts
-        raise JSONInputError(f"not JSON this runner reads: {error!s:.100}") from None
+        raise JSONInputError("not JSON this reader reads: nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise _where_refused(text) from None
+    if max_depth is not None and _nested_deeper(value, max_depth):
+        deep = find(value, _too_deep(max_depth))
+        if deep is not None:
+            raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])
     # A lone surrogate can only come from a \uD8xx-style escape or from text that already holds
     # one, so a regex over the text spares the walk over the value in the common case.
-    maybe = not allow_surrogates and _MAYBE_SURROGATE.search(text) is not None
-    found = lone_surrogate(value) if maybe else None
-    if found is not None:
-        where, shown = found
-        raise JSONInputError(f"not JSON this runner reads: {surrogate_message(shown)}", where)
+    if not allow_surrogates and _MAYBE_SURROGATE.search(text) is not None:
+        found = lone_surrogate(value)
+        if found is not None:
+            where, shown = found
+            raise JSONInputError(f"not JSON this reader reads: {surrogate_message(shown)}", where)
     return value
+
+
+def read_json_file(path: Path, **options: Any) -> Any:
+    """The JSON value of the file at ``path`` (see :func:`parse_json` for ``options``); a file
+    that cannot be read is a :class:`JSONInputError` too."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise JSONInputError(f"cannot read: {error.strerror or error}") from None
+    return parse_json(data, **options)

@@ -40,7 +40,7 @@ class Setup:
     first_crazy: Camel | None = None
 
 
-def _bad(clause: str, message: str, pointer: str) -> InvalidSetup:
+def _setup_error(clause: str, message: str, pointer: str) -> InvalidSetup:
     return InvalidSetup("bad-setup", clause, message, pointer)
 
 
@@ -71,18 +71,22 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
         camel = roll.die.camel
         if camel not in racing or camel in values:
             message = f"one roll per racing camel is needed, not a second or other {roll.die.value}"
-            raise _bad("setup.racing-camels", message, f"/racing_rolls/{index}/die")
+            raise _setup_error("setup.racing-camels", message, f"/racing_rolls/{index}/die")
         face = face_problem(roll)
         if face is not None:
-            raise _bad(face.clause, face.message, pointer("racing_rolls", index, *face.where))
+            raise _setup_error(
+                face.clause, face.message, pointer("racing_rolls", index, *face.where)
+            )
         values[camel] = roll.value
     if len(values) != len(racing):
-        raise _bad("setup.racing-camels", "one roll per racing camel is needed", "/racing_rolls")
+        raise _setup_error(
+            "setup.racing-camels", "one roll per racing camel is needed", "/racing_rolls"
+        )
     if len(setup.stacking) != len(racing) or set(setup.stacking) != values.keys():
         message = "the stacking order must list every racing camel once"
-        raise _bad("setup.stack-order", message, "/stacking")
+        raise _setup_error("setup.stack-order", message, "/stacking")
     if not 0 <= setup.start_player < ruleset.players:
-        raise _bad("setup.start-player", "the start player must be a seat", "/start_player")
+        raise _setup_error("setup.start-player", "the start player must be a seat", "/start_player")
     track: list[tuple[Camel, ...]] = [()] * SLOTS
     for camel in setup.stacking:
         index = slot(values[camel])
@@ -91,7 +95,9 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
         _place_crazy_camels(track, setup)
     elif setup.crazy_rolls or setup.first_crazy is not None:
         message = "the first edition has no crazy camels"
-        raise _bad("camels.crazy", message, "/crazy_rolls" if setup.crazy_rolls else "/first_crazy")
+        raise _setup_error(
+            "camels.crazy", message, "/crazy_rolls" if setup.crazy_rolls else "/first_crazy"
+        )
     players = tuple(Player(money=STARTING_MONEY) for _ in range(ruleset.players))
     return State(
         ruleset=ruleset,
@@ -109,20 +115,22 @@ def new_game(ruleset: Ruleset, setup: Setup) -> State:
 
 def _place_crazy_camels(track: list[tuple[Camel, ...]], setup: Setup) -> None:
     if len(setup.crazy_rolls) != 2:
-        raise _bad("setup.crazy-space", "two grey-die rolls are needed", "/crazy_rolls")
+        raise _setup_error("setup.crazy-space", "two grey-die rolls are needed", "/crazy_rolls")
     if setup.first_crazy not in CRAZY_CAMELS:
         message = "the crazy camel placed first must be named"
-        raise _bad("setup.crazy-space", message, "/first_crazy")
+        raise _setup_error("setup.crazy-space", message, "/first_crazy")
     second = CRAZY_CAMELS[1] if setup.first_crazy is CRAZY_CAMELS[0] else CRAZY_CAMELS[0]
     placed = (setup.first_crazy, second)
     for index, (camel, roll) in enumerate(zip(placed, setup.crazy_rolls, strict=True)):
         if roll.die is not Die.GREY:
-            raise _bad(
+            raise _setup_error(
                 "setup.crazy-space", "a grey-die roll is needed", f"/crazy_rolls/{index}/die"
             )
         face = face_problem(roll)
         if face is not None:
-            raise _bad(face.clause, face.message, pointer("crazy_rolls", index, *face.where))
+            raise _setup_error(
+                face.clause, face.message, pointer("crazy_rolls", index, *face.where)
+            )
         where = slot(CRAZY_START_SPACE[roll.value])
         track[where] = track[where] + (camel,)  # the second goes on top of the first
 
