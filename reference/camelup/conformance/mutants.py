@@ -1875,7 +1875,7 @@ def _ending_ticket(p: Patcher) -> None:
 @_mutant(
     "final-sixth-card-pays-nothing",
     "final.correct-pays",
-    "a fifth or later correct finish card pays 1, a sixth 0 (camelcalc)",
+    "the sixth and later correct finish cards pay nothing (camelcalc)",
 )
 def _sixth_zero(p: Patcher) -> None:
     def amounts(pile: tuple[FinishCard, ...], camel: Camel) -> list[int]:
