@@ -43,3 +43,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _in_a_fresh_working_directory(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test runs in an empty working directory of its own: what a command writes there
+    (``conformance run`` records its failures in ``.camelup-lastfailed.json``) stays out of the
+    checkout and out of the other tests."""
+    monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -108,16 +107,16 @@ def test_generated_cases_are_whole_varied_games() -> None:
     assert size < 1_500_000
 
 
-def test_the_reference_passes_the_generated_cases_quickly() -> None:
+def test_the_reference_passes_the_generated_cases_and_run_includes_them() -> None:
+    # How fast the suite runs is measured by benchmarks/conformance_bench.py, not asserted here.
     suite = load_suite(files=sorted(GENERATED.glob("*.json")))
     report = run_cases(suite.cases, InProcessReference())
     assert report.summary_line() == f"{len(suite.cases)} passed, 0 failed, 0 errored, 0 skipped"
-    began = time.perf_counter()
     whole = load_suite()
     report = run_cases(whole.cases, InProcessReference())
     assert report.exit_code == 0
-    assert time.perf_counter() - began < 4.0  # about 0.5 s; generous for slow machines
-    assert any(c.id.startswith("generated.") for c in whole.cases)  # run includes them
+    generated = {c.id for c in whole.cases if c.id.startswith("generated.")}
+    assert generated == {c.id for c in suite.cases}  # run includes every generated case
 
 
 def test_validate_accepts_the_generated_files() -> None:

@@ -283,9 +283,10 @@ def test_junit_of_a_report_with_control_characters_is_well_formed() -> None:
     result = CaseResult(case, "errored", "", "reason \x00\x08\x0b\x0c\ud800 end", stderr="\x07")
     report = RunReport((result,), "adapter \x01", None, fatal="fatal \x1f")
     document = xml.dom.minidom.parseString(render(report, "junit").encode("utf-8"))
-    [error] = document.getElementsByTagName("error")
+    [error, fatal] = document.getElementsByTagName("error")  # the case's, and the run's
     assert error.getAttribute("message") == "reason \\u0000\\u0008\\u000b\\u000c\\ud800 end"
-    [testcase] = document.getElementsByTagName("testcase")
+    assert fatal.getAttribute("message") == "fatal \\u001f"
+    [testcase, _] = document.getElementsByTagName("testcase")
     assert testcase.getAttribute("file") == "file \\u0003.json"
     assert "\\u0007" in str(getattr(error.firstChild, "nodeValue", ""))
     [system_err] = document.getElementsByTagName("system-err")
@@ -375,10 +376,10 @@ def test_schema_validators_are_built_in_one_place() -> None:
 def test_an_internal_error_has_its_own_exit_code(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(args: Any) -> int:
+    def broken(option: Any) -> Any:
         raise RuntimeError("boom\nin two lines")
 
-    monkeypatch.setattr(camelup.cli.conformance, "list_cases", broken)
+    monkeypatch.setattr(camelup.cli.conformance.shared, "load", broken)
     code, out, err = run_cli(capsys, "conformance", "list")
     assert code == 70 and out == ""
     assert one_line(err) == "camelup: internal error: RuntimeError: boom in two lines"

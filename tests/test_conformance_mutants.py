@@ -12,7 +12,7 @@ import pytest
 
 import camelup.conformance.mutants as mutants
 from camelup.cli import main
-from camelup.cli.mutants import judge
+from camelup.cli.conformance.mutants import judge
 from camelup.conformance import InProcessReference, load_suite, run_cases
 from camelup.model.state import State
 from camelup.rules import crazy, final, leg, movement, ranking, tiles, turn, whirlwind

@@ -8,6 +8,10 @@
   exception fails the test. ``loads_state`` gets text.
 - The command line (``camelup.cli.main``) gets bad files: ``camelup conformance validate FILE``
   exits 3 with one line per problem, never a traceback and never an internal error.
+- ``camelup conformance run`` (a real subprocess) meets adapters that misbehave as real ones do
+  (``faux_adapters/evil.py``: children left behind, output without newlines, deep replies,
+  control characters) and real SIGINT and SIGTERM: it ends with the documented exit code and a
+  report its readers accept, and leaves no process of the adapter running.
 
 The tests at the end pin bugs this fuzzing found in the codec (all fixed): invalid UTF-8,
 JSON nested too deeply and integers too long to print used to escape as other exceptions.
@@ -21,6 +25,10 @@ import copy
 import io
 import json
 import re
+import shlex
+import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -447,3 +455,103 @@ def test_conformance_validate_of_pathological_json(text: str) -> None:
         code, stdout, stderr = run_cli("conformance", "validate", str(path))
     assert_no_crash(stdout, stderr)
     assert code == 3
+
+
+# ------------------------------------------------- the command line against evil adapters
+
+EVIL = Path(__file__).parent / "faux_adapters" / "evil.py"
+EVIL_CASES = [
+    "turn.order/wraps-to-seat-zero",
+    "turn.order/not-your-turn",
+    "turn.game-over/no-action-after-end",
+]
+# What each misbehaviour may end with: a protocol break (4), a failed start (5), interrupted.
+EVIL_EXITS = {
+    "exit-leaving-child": {5},
+    "child-then-hang": {4},
+    "flood": {4},
+    "deep": {4},
+    "control": {4},
+    "stall": {130, 143},  # interrupted once two cases are answered
+}
+
+
+def _parses(fmt: str, text: str) -> None:
+    """The report is one its format's readers accept."""
+    import junitparser
+    from tap.parser import Parser
+
+    if fmt == "jsonl":
+        lines = [json.loads(line) for line in text.splitlines()]
+        assert lines[0]["report"] == 1 and "counts" in lines[-1]
+    elif fmt == "junit":
+        assert junitparser.JUnitXml.fromstring(text).tests >= 1
+    elif fmt == "tap":
+        parsed = list(Parser().parse_text(text))
+        for line in parsed:
+            if line.category == "test" and not line.ok and "# SKIP" not in text:
+                assert line.yaml_block is None or isinstance(line.yaml_block, dict)
+    else:
+        assert text.splitlines()[-1].endswith(" skipped") or "Error" in text
+
+
+@pytest.mark.parametrize("mode", sorted(EVIL_EXITS))  # each misbehaviour, surely
+@settings(max_examples=2, deadline=None)
+@given(
+    case=st.sampled_from(EVIL_CASES),
+    fmt=st.sampled_from(["human", "jsonl", "junit", "tap", "markdown"]),
+    number=st.sampled_from([signal.SIGINT, signal.SIGTERM]),
+)
+def test_the_runner_survives_adapters_that_misbehave_as_real_ones_do(
+    mode: str, case: str, fmt: str, number: signal.Signals
+) -> None:
+    """Children left behind, output without newlines, replies nested deep, control
+    characters, interruptions: a documented exit code, a report its readers accept, no
+    traceback, no internal error, and no process of the adapter left running."""
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "adapter.log"
+        crash = next(c for c in EVIL_CASES if c != case)  # control: errored on one, crash on one
+        target = f"{case},{crash}" if mode == "control" else case
+        adapter = shlex.join([sys.executable, str(EVIL), mode, str(log), target])
+        report = Path(folder) / "report"
+        argv = [
+            sys.executable, "-m", "camelup", "conformance", "run", "--id", "turn",
+            "--timeout", "1", "--format", fmt, "-o", str(report), "--adapter", adapter,
+        ]  # fmt: skip
+        process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, cwd=folder)
+        if mode == "stall":
+            _wait(lambda: _logged(log, "served") >= 2, process)
+            process.send_signal(number)
+        _, stderr = process.communicate(timeout=120)
+        expected = {128 + number} if mode == "stall" else EVIL_EXITS[mode]
+        assert process.returncode in expected, (mode, process.returncode, stderr)
+        assert_no_crash("", stderr)
+        assert "\x1b" not in stderr
+        _parses(fmt, report.read_text("utf-8"))
+        pids = [int(line.split()[1]) for line in log.read_text().splitlines() if line[:4] == "pid "]
+        _wait(lambda: not any(_alive(pid) for pid in pids), None)
+
+
+def _logged(log: Path, kind: str) -> int:
+    if not log.exists():
+        return 0
+    return sum(line.startswith(kind + " ") for line in log.read_text().splitlines())
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def _wait(condition: Callable[[], bool], process: subprocess.Popen[str] | None) -> None:
+    """Wait for ``condition`` (a hang guard of two minutes, not a timing assertion)."""
+    import time
+
+    deadline = time.monotonic() + 120
+    while not condition():
+        assert process is None or process.poll() is None, "the run ended before the signal"
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.05)

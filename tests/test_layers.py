@@ -1,10 +1,10 @@
 """The folders show the layers, and lower layers never import upper ones.
 
-Bottom up: the leaf utilities (``trace``, ``resources``), the data model, the rules, the engine
-and state validation, input/output and the spec registry, the adapters and tools built on the
-engine, the conformance runner, the command line. A module may import its own layer and any
-below it, never one above: so the rules can be read without the runner, and ``import camelup``
-loads neither the command line nor the conformance suite.
+Bottom up: the leaf utilities (``trace``, ``resources``, ``exits``, ``safe_text``), the data
+model, the rules, the engine and state validation, input/output and the spec registry, the
+adapters and tools built on the engine, the conformance runner, the command line. A module may
+import its own layer and any below it, never one above: so the rules can be read without the
+runner, and ``import camelup`` loads neither the command line nor the conformance suite.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "reference" / "camelup"
 LAYERS: dict[str, int] = {
     "camelup.trace": 0,
     "camelup.resources": 0,
+    "camelup.exits": 0,  # the exit codes, for the runner and the command line
+    "camelup.safe_text": 0,  # escaping text from outside, for the reports and the terminal
     "camelup.model": 1,
     "camelup.rules": 2,
     "camelup.engine": 3,

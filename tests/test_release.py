@@ -20,5 +20,5 @@ def test_version_shows_in_the_command_line_and_the_adapter_hello(
     declared = tomllib.loads(PYPROJECT.read_text("utf-8"))["project"]["version"]
     assert version("camelup") == declared  # the installed metadata is pyproject's
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out == f"camelup {declared}\n"
+    assert capsys.readouterr().out == f"camelup {declared} (adapter protocol 1)\n"
     assert hello_reply()["implementation"]["version"] == declared

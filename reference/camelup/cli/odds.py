@@ -16,9 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_INPUT = 3
+import attrs
+
+from camelup import exits
+from camelup.cli.common import Verb
 
 DESCRIPTION = """\
 Exact odds of the current leg of a position: each racing camel's chance of each place, the
@@ -26,19 +27,10 @@ chance that the race ends in the leg, the number of outcome sequences; and the e
 within the leg of each action of the player to move, best first. Model: every die left in the
 pyramid equally likely, racing faces 1/3 each, grey faces 1/6 each; dice come out until the
 leg ends or a unit crosses the line. --race N adds whole races played by dice alone."""
-EPILOG = """\
-exit codes:
-   0  done
-   2  usage error, or the game is over (there is no leg to compute)
-   3  the state or the case cannot be read (one line with the JSON pointer at fault)
-"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``camelup odds``."""
-    parser.description = DESCRIPTION
-    parser.epilog = EPILOG
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "state", nargs="?", metavar="STATE.json", help="a canonical state JSON file ('-': stdin)"
     )
@@ -59,7 +51,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="worker processes for --race"
     )
-    parser.set_defaults(run=run)
+
+
+@attrs.frozen
+class OddsOptions:
+    state: str | None
+    case: str | None
+    after: int
+    suite: str | None
+    json: bool
+    race: int | None
+    seed: int
+    jobs: int
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> OddsOptions:
+        return cls(
+            namespace.state,
+            namespace.case,
+            namespace.after,
+            namespace.suite,
+            namespace.json,
+            namespace.race,
+            namespace.seed,
+            namespace.jobs,
+        )
 
 
 class _InputError(Exception):
@@ -85,14 +101,16 @@ def _state_from_file(name: str) -> Any:
         raise _InputError(f"{name}#{error.pointer or ''}: {error.message}") from None
 
 
-def _state_from_case(options: argparse.Namespace) -> Any:
+def _state_from_case(options: OddsOptions) -> Any:
     from camelup.adapter import run_case
     from camelup.conformance.suite import load_suite
     from camelup.io.codec import state_from_json
     from camelup.model.errors import CamelUpError
 
+    wanted = options.case
+    assert wanted is not None  # handle calls this for a --case only
     suite = load_suite(Path(options.suite) if options.suite else None)
-    case = suite.find(options.case)
+    case = suite.find(wanted)
     if case is None:
         raise _InputError(f"--case {options.case}: no such case in the suite")
     if not 0 <= options.after <= len(case.steps):
@@ -124,24 +142,27 @@ def _action_label(action: Any) -> str:
     return "pyramid ticket"
 
 
-def run(options: argparse.Namespace) -> int:
+def handle(options: OddsOptions) -> int:
     """Compute and print the odds; the exit code."""
     from camelup import odds
 
     if (options.state is None) == (options.case is None):
-        return _fail("give either STATE.json or --case ID", EXIT_USAGE)
+        return _fail("give either STATE.json or --case ID", exits.USAGE)
     if options.case is None and options.after:
-        return _fail("--after needs --case", EXIT_USAGE)
+        return _fail("--after needs --case", exits.USAGE)
     if options.race is not None and options.race < 1:
-        return _fail("--race N needs N >= 1", EXIT_USAGE)
+        return _fail("--race N needs N >= 1", exits.USAGE)
     if options.jobs < 1:
-        return _fail("--jobs J needs J >= 1", EXIT_USAGE)
+        return _fail("--jobs J needs J >= 1", exits.USAGE)
     try:
-        state = _state_from_case(options) if options.case else _state_from_file(options.state)
+        if options.state is None:
+            state = _state_from_case(options)
+        else:
+            state = _state_from_file(options.state)
     except _InputError as error:
-        return _fail(str(error), EXIT_INPUT)
+        return _fail(str(error), exits.INVALID_INPUT)
     if state.is_over:
-        return _fail("the game is over: there is no leg left to compute odds for", EXIT_USAGE)
+        return _fail("the game is over: there is no leg left to compute odds for", exits.USAGE)
     leg = odds.leg_odds(state)
     values = odds.action_values(state, leg)
     estimates = None
@@ -154,11 +175,11 @@ def run(options: argparse.Namespace) -> int:
         if estimates is not None:
             document["race"] = _race_json(estimates)
         print(json.dumps(document, indent=2))
-        return EXIT_OK
+        return exits.OK
     _print_table(state, leg, values)
     if estimates is not None:
         _print_race(estimates)
-    return EXIT_OK
+    return exits.OK
 
 
 def _progress(total: int) -> Any:
@@ -260,3 +281,24 @@ def _action_json(action: Any) -> Any:
     if type(action) is TakePyramidTicket:
         return {"type": "take_pyramid_ticket", "player": action.player}
     return to_json(action)
+
+
+VERB = Verb(
+    name="odds",
+    summary="exact leg odds and action values",
+    details=DESCRIPTION,
+    example="camelup odds state.json\n"
+    "camelup odds --case turn.order/not-your-turn --after 1 --json\n"
+    "camelup odds state.json --race 10000 --jobs 2",
+    exit_codes=(
+        (exits.OK, "done"),
+        (exits.USAGE, "usage error, or the game is over (there is no leg to compute)"),
+        (
+            exits.INVALID_INPUT,
+            "the state or the case cannot be read (one line with the JSON pointer at fault)",
+        ),
+    ),
+    add_arguments=add_arguments,
+    options=OddsOptions.from_namespace,
+    handle=handle,
+)

@@ -1,37 +1,27 @@
 """``camelup render``: draw a state, or a step of a conformance case, as SVG or text.
 
 The verb lives in its own module and touches the rest of the command line only through
-:func:`add_arguments` and :func:`run`; the drawing itself is :mod:`camelup.render`.
+:data:`VERB`; the drawing itself is :mod:`camelup.render`.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import IO, Any
 
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_INVALID_INPUT = 3
+import attrs
+
+from camelup import exits
+from camelup.cli.colour import use_color
+from camelup.cli.common import Verb
 
 HELP = "draw a state, or a step of a conformance case, as an SVG diagram or as text"
-EPILOG = """\
-examples:
-  camelup render state.json -o board.svg
-  camelup render --case whirlwind.bounce/seed-ww-example-1 --after 1 --format text
-  camelup render --case crazy.no-wrap/lone-crazy-crosses --before 1 -o before.svg
-
+DETAILS = """\
 --after K draws the position after step K (0: the given position; default: after the last
 step) with an arrow for each unit move of step K; --before K draws the position step K starts
 from. A step the engine rejects leaves the position unchanged, as in the conformance suite.
-
-exit codes:
-   0  drawn
-   2  usage error (bad option, no such file, no such case, no such step)
-   3  invalid input: the state or the case is not one the engine accepts (one line naming
-      the file and the JSON pointer of the fault)
 """
 
 
@@ -44,10 +34,7 @@ class _Refused(Exception):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare the verb's options on ``parser`` (the ``render`` subparser) and its handler."""
-    parser.description = HELP
-    parser.epilog = EPILOG
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    """Declare the verb's options on ``parser`` (the ``render`` subparser)."""
     parser.add_argument("state", nargs="?", metavar="STATE.json", help="a state in the JSON format")
     parser.add_argument("--case", metavar="ID", help="a case of the conformance suite, by its ID")
     step = parser.add_mutually_exclusive_group()
@@ -67,19 +54,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " NO_COLOR is not set); the SVG is always in colour",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
-    parser.set_defaults(run=run)
 
 
-def use_color(choice: str, stream: IO[str] | None, environ: Any = None) -> bool:
-    """Whether to colour text: ``always``/``never`` as asked; ``auto`` only on a terminal, and
-    not when ``NO_COLOR`` is set to anything but "" (https://no-color.org) or TERM is dumb."""
-    if choice != "auto":
-        return choice == "always"
-    env = os.environ if environ is None else environ
-    if env.get("NO_COLOR", "") != "" or env.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+@attrs.frozen
+class RenderOptions:
+    state: str | None
+    case: str | None
+    after: int | None
+    before: int | None
+    suite: str | None
+    format: str
+    color: str
+    output: str | None
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> RenderOptions:
+        return cls(
+            namespace.state,
+            namespace.case,
+            namespace.after,
+            namespace.before,
+            namespace.suite,
+            namespace.format,
+            namespace.color,
+            namespace.output,
+        )
 
 
 def _read_state(path: str) -> Any:
@@ -89,58 +88,60 @@ def _read_state(path: str) -> Any:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        raise _Refused(EXIT_USAGE, f"{path}: cannot read ({error.strerror or error})") from None
+        raise _Refused(exits.USAGE, f"{path}: cannot read ({error.strerror or error})") from None
     try:
         return loads_state(data)
     except CamelUpError as error:
-        raise _Refused(EXIT_INVALID_INPUT, f"{path}: {error}") from None
+        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
 
 
-def _case_frame(options: argparse.Namespace) -> tuple[Any, tuple[Any, ...]]:
+def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     """The state to draw and the events of the step that led to it."""
     from camelup.conformance.suite import load_suite
     from camelup.model.errors import CamelUpError
     from camelup.render import replay
 
+    wanted = options.case
+    assert wanted is not None  # _draw calls this for a --case only
     suite = load_suite(Path(options.suite) if options.suite else None)
-    case = suite.find(options.case)
+    case = suite.find(wanted)
     if case is None:
         if suite.problems:  # the case may be one of those that could not be read
             raise _Refused(
-                EXIT_INVALID_INPUT,
-                f"no case {options.case!r}; the suite has {len(suite.problems)} unreadable"
+                exits.INVALID_INPUT,
+                f"no case {wanted!r}; the suite has {len(suite.problems)} unreadable"
                 f" part(s), the first: {suite.problems[0]}",
             )
-        near = [c.id for c in suite.cases if options.case in c.id][:3]
+        near = [c.id for c in suite.cases if wanted in c.id][:3]
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        raise _Refused(EXIT_USAGE, f"no case {options.case!r}{hint}")
+        raise _Refused(exits.USAGE, f"no case {wanted!r}{hint}")
     steps = len(case.steps)
     if options.before is not None:
         if not 1 <= options.before <= steps:
             raise _Refused(
-                EXIT_USAGE, f"--before {options.before}: {case.id} has steps 1 to {steps}"
+                exits.USAGE, f"--before {options.before}: {case.id} has steps 1 to {steps}"
             )
         index, with_move = options.before - 1, False
     else:
         index = steps if options.after is None else options.after
         if not 0 <= index <= steps:
-            raise _Refused(EXIT_USAGE, f"--after {index}: {case.id} has steps 0 to {steps}")
+            raise _Refused(exits.USAGE, f"--after {index}: {case.id} has steps 0 to {steps}")
         with_move = True
     try:
         frames = replay(case.ruleset, case.given, case.steps[:index])
     except CamelUpError as error:
-        raise _Refused(EXIT_INVALID_INPUT, f"{case.where}: {error}") from None
+        raise _Refused(exits.INVALID_INPUT, f"{case.where}: {error}") from None
     frame = frames[index]
     return frame.state, (frame.events if with_move else ())
 
 
-def _draw(options: argparse.Namespace, stream: IO[str] | None) -> str:
+def _draw(options: RenderOptions, stream: IO[str] | None) -> str:
     """The drawing as text; ``stream`` is where it goes (None: a file, never a terminal)."""
     if (options.state is None) == (options.case is None):
-        raise _Refused(EXIT_USAGE, "give either STATE.json or --case ID")
+        raise _Refused(exits.USAGE, "give either STATE.json or --case ID")
     if options.case is None and (options.after is not None or options.before is not None):
-        raise _Refused(EXIT_USAGE, "--after and --before choose a step of a --case")
-    if options.case is not None:
+        raise _Refused(exits.USAGE, "--after and --before choose a step of a --case")
+    if options.state is None:
         state, events = _case_frame(options)
     else:
         state, events = _read_state(options.state), ()
@@ -151,7 +152,7 @@ def _draw(options: argparse.Namespace, stream: IO[str] | None) -> str:
     return state_text(state, color=use_color(options.color, stream), move=events)
 
 
-def run(options: argparse.Namespace) -> int:
+def handle(options: RenderOptions) -> int:
     """Draw what ``options`` asks for; one line on stderr and a non-zero code when it cannot."""
     try:
         if options.output is None:
@@ -164,7 +165,7 @@ def run(options: argparse.Namespace) -> int:
                 sys.stdout.flush()
                 buffer.write(drawing.encode("utf-8"))
                 buffer.flush()
-            return EXIT_OK
+            return exits.OK
         drawing = _draw(options, None)  # drawn first: a refusal leaves no empty file behind
         Path(options.output).write_text(drawing, encoding="utf-8")
     except _Refused as refusal:
@@ -172,5 +173,27 @@ def run(options: argparse.Namespace) -> int:
         return refusal.code
     except OSError as error:
         print(f"camelup render: {options.output}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_USAGE
-    return EXIT_OK
+        return exits.USAGE
+    return exits.OK
+
+
+VERB = Verb(
+    name="render",
+    summary=HELP,
+    details=DETAILS,
+    example="camelup render state.json -o board.svg\n"
+    "camelup render --case whirlwind.bounce/seed-ww-example-1 --after 1 --format text\n"
+    "camelup render --case crazy.no-wrap/lone-crazy-crosses --before 1 -o before.svg",
+    exit_codes=(
+        (exits.OK, "drawn"),
+        (exits.USAGE, "usage error: bad option, no such file, no such case, no such step"),
+        (
+            exits.INVALID_INPUT,
+            "invalid input: the state or the case is not one the engine"
+            " accepts (one line naming the file and the JSON pointer of the fault)",
+        ),
+    ),
+    add_arguments=add_arguments,
+    options=RenderOptions.from_namespace,
+    handle=handle,
+)

@@ -30,7 +30,8 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.conformance.suite import MAX_DEPTH, display_path, prefix_matches
+from camelup.conformance.nesting import MAX_DEPTH
+from camelup.conformance.suite import display_path, prefix_matches
 from camelup.io import schemas
 from camelup.io.jsonio import JSONInputError, read_json_file
 

@@ -42,6 +42,7 @@ from camelup.conformance.compare import (
 )
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game, relegalise
 from camelup.conformance.generate import dump
+from camelup.conformance.nesting import too_deep_reply
 from camelup.conformance.protocol import Broken, Hello, Reply
 from camelup.conformance.runner import Client
 from camelup.conformance.suite import (
@@ -215,6 +216,8 @@ class Judge:
             raise AdapterBroke(outcome.message, outcome.stderr)
         assert isinstance(outcome, Reply)
         body = outcome.body
+        if outcome.too_deep is not None:  # compared recursively below
+            raise AdapterBroke(too_deep_reply(body, outcome.too_deep))
         try:
             kind = reply_kind(body)
             if kind == "skipped":
@@ -224,6 +227,8 @@ class Judge:
             mismatches = compare(case, body, self.hello.capabilities)
         except ProtocolViolation as error:
             raise AdapterBroke(f"malformed reply: {error}") from None
+        except RecursionError:  # deep, but not seen as such from its text
+            raise AdapterBroke(too_deep_reply(body)) from None
         if not mismatches:
             return None
         first = mismatches[0]

@@ -13,10 +13,14 @@ its stderr), the adapter is restarted and the other cases are sent again.
 
 from __future__ import annotations
 
+import atexit
 import collections
+import contextlib
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -25,13 +29,20 @@ from typing import IO, Any
 
 import attrs
 
+from camelup.conformance.nesting import text_too_deep, too_deep
 from camelup.io import schemas
 from camelup.io.jsonio import JSONInputError, parse_json
 
 PROTOCOL = 1
 DEFAULT_TIMEOUT = 5.0
 START_TIMEOUT = 20.0  # the handshake may include starting an interpreter or a VM
+MAX_LINE_BYTES = 16 << 20  # the longest protocol line read; a longer one breaks the protocol
 STDERR_LINES = 20
+STDERR_LINE_BYTES = 4096  # of each stderr line kept: the tail stays small whatever is written
+CHUNK = 1 << 16
+QUEUED_BYTES = 32 << 20  # read ahead of the runner: at most this much (or one longer line)
+POLL = 0.05  # how often a wait for a line looks whether the adapter's process has exited
+EXIT_GRACE = 0.2  # how long lines may still come after it has exited
 
 
 class AdapterStartError(Exception):
@@ -104,6 +115,9 @@ class Reply:
 
     body: Mapping[str, Any]
     seconds: float
+    # Where the reply nests more than nesting.MAX_DEPTH levels deep (found from its text as it
+    # is read), or None: such a reply is malformed and is never compared.
+    too_deep: str | None = None
 
 
 @attrs.frozen
@@ -141,21 +155,53 @@ class InProcessReference:
             body = self._run_case(case)
             yield index, Reply(body, time.perf_counter() - began)
 
-    def close(self) -> None:
+    def close(self, gently: bool = True) -> None:
         return None
 
 
-class _Process:
-    """One running adapter process with its reader, writer and stderr threads."""
+class Overlong:
+    """Stands in the line queue for a line longer than the limit (the rest was not read)."""
 
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+
+# Adapter process groups still running: ended at exit whatever ends the runner (an exception,
+# a signal that unwound the stack past a ``finally``), so that no adapter outlives it.
+_LIVE: set[int] = set()
+
+
+@atexit.register
+def _end_live_groups() -> None:
+    for group in list(_LIVE):
+        _kill_group(group)
+
+
+def _kill_group(group: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+        os.killpg(group, signal.SIGKILL)
+    _LIVE.discard(group)
+
+
+class _Process:
+    """One running adapter with its reader, writer and stderr threads.
+
+    The adapter runs in a session (and process group) of its own, and the whole group is
+    killed when it is stopped: a wrapper script, ``cargo run`` or ``npm start`` leave children
+    behind that hold the adapter's stdout open. No thread of the runner ever waits for such a
+    pipe: the readers are daemon threads the runner never joins, and the adapter counts as gone
+    once its own process has exited, whether or not its stdout has reached end of file.
+    """
+
+    def __init__(self, argv: Sequence[str], max_line_bytes: int = MAX_LINE_BYTES) -> None:
         try:
             self.popen = subprocess.Popen(
                 list(argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                bufsize=-1,
+                bufsize=0,
+                start_new_session=True,
             )
         except OSError as error:
             raise AdapterStartError(
@@ -166,9 +212,18 @@ class _Process:
             and self.popen.stdout is not None
             and self.popen.stderr is not None
         )
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.group = self.popen.pid  # start_new_session: the adapter leads its own group
+        _LIVE.add(self.group)
+        self.max_line_bytes = max_line_bytes
+        self.stopped = threading.Event()
+        # Lines read and not yet taken, bounded by their bytes (QUEUED_BYTES): an adapter that
+        # writes faster than the runner judges waits for it instead of filling memory.
+        self.lines: queue.Queue[bytes | Overlong | None] = queue.Queue()
+        self._room = threading.Condition()
+        self._queued = 0
         self.outgoing: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._exited_at: float | None = None
         self._threads = [
             threading.Thread(target=self._read, args=(self.popen.stdout,), daemon=True),
             threading.Thread(target=self._write, args=(self.popen.stdin,), daemon=True),
@@ -177,13 +232,53 @@ class _Process:
         for thread in self._threads:
             thread.start()
 
+    def _put(self, item: bytes | Overlong | None) -> bool:
+        """Queue ``item`` for the runner once there is room for it (a line is always let in
+        when none is queued); False once the process is stopped (nobody reads)."""
+        size = len(item) if isinstance(item, bytes) else 0
+        with self._room:
+            while self._queued and self._queued + size > QUEUED_BYTES:
+                if self.stopped.is_set():
+                    return False
+                self._room.wait(0.1)
+            self._queued += size
+        self.lines.put(item)
+        return True
+
+    def _taken(self, item: bytes | Overlong | None) -> bytes | Overlong | None:
+        if isinstance(item, bytes):
+            with self._room:
+                self._queued -= len(item)
+                self._room.notify()
+        return item
+
     def _read(self, stream: IO[bytes]) -> None:
+        """Split stdout into lines, in chunks, never holding more than one line of at most
+        ``max_line_bytes`` (plus a chunk): an adapter writing without newlines costs nothing."""
+        pending = bytearray()
         try:
-            for line in stream:
-                self.lines.put(line)
+            while chunk := stream.read(CHUNK):
+                searched = len(pending)  # what is pending holds no newline: look in the chunk
+                pending += chunk
+                start = 0
+                while (end := pending.find(b"\n", max(start, searched))) >= 0:
+                    if end - start > self.max_line_bytes:
+                        self._put(Overlong(self.max_line_bytes))
+                        return
+                    if not self._put(bytes(pending[start : end + 1])):
+                        return
+                    start = end + 1
+                del pending[:start]
+                if len(pending) > self.max_line_bytes:
+                    self._put(Overlong(self.max_line_bytes))
+                    return
+            if pending.strip():
+                self._put(bytes(pending))
         except (OSError, ValueError):
             pass
-        self.lines.put(None)
+        finally:
+            _close(stream)
+        self._put(None)
 
     def _write(self, stream: IO[bytes]) -> None:
         try:
@@ -192,39 +287,69 @@ class _Process:
                 if item is None:
                     break
                 chunks = [item]
-                while True:  # batch whatever is queued into one write and one flush
+                while True:  # batch whatever is queued into one write
                     try:
                         more = self.outgoing.get_nowait()
                     except queue.Empty:
                         break
                     if more is None:
-                        stream.write(b"".join(chunks))
-                        stream.flush()
+                        _write_all(stream, b"".join(chunks))
                         return
                     chunks.append(more)
-                stream.write(b"".join(chunks))
-                stream.flush()
+                _write_all(stream, b"".join(chunks))
         except (OSError, ValueError):
             pass
+        finally:
+            _close(stream)
 
     def _drain(self, stream: IO[bytes]) -> None:
+        """Keep the last lines of stderr, each cut to ``STDERR_LINE_BYTES``: read in chunks, so
+        that a flood of stderr, with or without newlines, costs no memory."""
+        pending = bytearray()
+
+        def keep(line: bytes) -> None:
+            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip("\r"))
+
         try:
-            for line in stream:
-                self.stderr_tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+            while chunk := stream.read(CHUNK):
+                pending += chunk
+                *lines, rest = pending.split(b"\n")
+                for line in lines:
+                    keep(bytes(line[:STDERR_LINE_BYTES]))
+                pending = bytearray(rest[:STDERR_LINE_BYTES])
+            if pending:
+                keep(bytes(pending))
         except (OSError, ValueError):
             pass
+        finally:
+            _close(stream)
 
     def send(self, message: Mapping[str, Any]) -> None:
         self.outgoing.put(
             (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
         )
 
-    def receive(self, timeout: float) -> bytes | None:
-        """The next stdout line, ``None`` at end of output; raises queue.Empty on timeout."""
-        return self.lines.get(timeout=max(timeout, 0.0))
+    def receive(self, timeout: float) -> bytes | Overlong | None:
+        """The next stdout line, ``None`` at end of output or once the adapter's own process
+        has exited (a child of it may hold stdout open); raises queue.Empty on timeout."""
+        deadline = time.monotonic() + max(timeout, 0.0)
+        while True:
+            now = time.monotonic()
+            try:
+                return self._taken(self.lines.get(timeout=max(min(deadline - now, POLL), 0.0)))
+            except queue.Empty:
+                now = time.monotonic()
+                if self.popen.poll() is not None:
+                    self._exited_at = self._exited_at or now
+                    if now - self._exited_at >= EXIT_GRACE:  # its last lines had time to come
+                        return None
+                if now >= deadline:
+                    raise
 
     def stderr(self) -> str:
-        time.sleep(0.01)  # let the stderr thread catch the last lines of a dying process
+        # Let the stderr thread catch the last lines of a dying process (it ends at end of
+        # file, unless something that escaped the process group still holds the pipe).
+        self._threads[2].join(0.5 if self.stopped.is_set() else 0.01)
         return "\n".join(self.stderr_tail)
 
     def exit_status(self, wait: float) -> int | None:
@@ -234,18 +359,28 @@ class _Process:
             return None
 
     def stop(self, gently: bool) -> None:
+        """End the adapter and its whole process group. ``gently``: send ``stop`` and give it
+        a second to exit on its own first."""
         if gently and self.popen.poll() is None:
             self.send({"cmd": "stop"})
         self.outgoing.put(None)
-        if not gently or self.exit_status(1.0) is None:
-            self.popen.kill()
-            self.popen.wait()
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        if gently:
+            self.exit_status(1.0)
+        self.stopped.set()
+        _kill_group(self.group)  # also when it exited: what it left behind goes with it
+        self.popen.wait()
+
+
+def _write_all(stream: IO[bytes], data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = stream.write(view)
+        view = view[written or 0 :]
+
+
+def _close(stream: IO[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        stream.close()
 
 
 class SubprocessAdapter:
@@ -257,11 +392,15 @@ class SubprocessAdapter:
         timeout: float = DEFAULT_TIMEOUT,
         max_restarts: int = 20,
         window: int = 32,
+        handshake_timeout: float = START_TIMEOUT,
+        max_line_bytes: int = MAX_LINE_BYTES,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise AdapterStartError("the adapter command is empty")
         self.timeout = timeout
+        self.handshake_timeout = handshake_timeout
+        self.max_line_bytes = max_line_bytes
         self.max_restarts = max_restarts
         self.window = max(1, window)
         self.restarts = 0
@@ -276,23 +415,27 @@ class SubprocessAdapter:
 
     def start(self) -> Hello:
         """Start the adapter and shake hands; AdapterStartError when that fails."""
-        process = _Process(self.argv)
+        process = _Process(self.argv, self.max_line_bytes)
         process.send({"cmd": "hello", "protocol": PROTOCOL})
-        deadline = time.monotonic() + max(START_TIMEOUT, self.timeout)
+        deadline = time.monotonic() + self.handshake_timeout
         try:
             while True:
                 try:
                     line = process.receive(deadline - time.monotonic())
                 except queue.Empty:
                     raise AdapterStartError(
-                        f"no answer to hello within {max(START_TIMEOUT, self.timeout):g} s"
-                        + _tail(process.stderr())
+                        f"no answer to hello within {self.handshake_timeout:g} s"
+                        " (--handshake-timeout)" + _tail(process.stderr())
                     ) from None
                 if line is None:
                     status = process.exit_status(1.0)
                     raise AdapterStartError(
                         f"the adapter exited (status {status}) before answering hello"
                         + _tail(process.stderr())
+                    )
+                if isinstance(line, Overlong):
+                    raise AdapterStartError(
+                        f"the hello reply is longer than {line.limit} bytes (--max-line-bytes)"
                     )
                 if line.strip():
                     break
@@ -310,9 +453,10 @@ class SubprocessAdapter:
         self._process, self._hello = process, hello
         return hello
 
-    def close(self) -> None:
+    def close(self, gently: bool = True) -> None:
+        """End the adapter and its process group; ``gently``: ask it to stop first."""
         if self._process is not None:
-            self._process.stop(gently=True)
+            self._process.stop(gently=gently)
             self._process = None
 
     def _kill(self) -> str:
@@ -375,6 +519,13 @@ class SubprocessAdapter:
                         f"the adapter exited (status {status}) while running this case",
                         self._kill(),
                     )
+                elif isinstance(line, Overlong):
+                    broken = Broken(
+                        "overlong",
+                        f"the adapter wrote a line longer than {line.limit} bytes"
+                        " (--max-line-bytes)",
+                        self._kill(),
+                    )
                 elif not line.strip():
                     continue
                 else:
@@ -384,7 +535,8 @@ class SubprocessAdapter:
                     else:
                         inflight.popleft()
                         now = time.monotonic()
-                        yield index, Reply(outcome, now - started)
+                        deep = too_deep(outcome) if text_too_deep(line) else None
+                        yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
             self.protocol_broken = True

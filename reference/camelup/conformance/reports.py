@@ -13,7 +13,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from camelup.conformance.protocol import PROTOCOL, Hello
 from camelup.conformance.runner import VERDICTS, CaseResult, RunReport
+from camelup.safe_text import printable
 
 FORMATS = ("human", "jsonl", "junit", "tap", "markdown")
 MAX_DIFF_LINES = 40
@@ -35,6 +37,12 @@ def render(report: RunReport, fmt: str) -> str:
         "markdown": markdown,
     }
     return renderers[fmt](report)
+
+
+def ended_early_line(report: RunReport) -> str | None:
+    """``interrupted by SIGINT: 3 of 9 case(s) finished`` (or the --maxfail stop), or None."""
+    why = report.ended_early
+    return None if why is None else f"run ended early: {why}"
 
 
 def _reported(result: CaseResult) -> bool:
@@ -116,8 +124,11 @@ def human(report: RunReport) -> str:
             f"{len(report.problems)} problem(s) in the suite files, listed on stderr"
             " (a case that could not be read was not run)"
         )
+    early = ended_early_line(report)
+    if early:
+        lines.append(early)
     lines.append(report.summary_line())
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines)) + "\n"
 
 
 def _result_json(result: CaseResult) -> dict[str, Any]:
@@ -145,17 +156,28 @@ def _result_json(result: CaseResult) -> dict[str, Any]:
     }
 
 
-def jsonl(report: RunReport) -> str:
+def jsonl_header(adapter: str, started: str, hello: Hello | None) -> str:
+    """The first line of a JSONL report: who was run, known once the adapter has started."""
     header: dict[str, Any] = {
         "report": 1,
-        "protocol": 1,
-        "adapter": report.adapter,
-        "started": report.started,
+        "protocol": PROTOCOL,
+        "adapter": adapter,
+        "started": started,
     }
-    if report.hello is not None:
-        header["implementation"] = report.hello.raw.get("implementation")
-        header["supports"] = report.hello.raw.get("supports")
-        header["capabilities"] = sorted(report.hello.capabilities)
+    if hello is not None:
+        header["implementation"] = hello.raw.get("implementation")
+        header["supports"] = hello.raw.get("supports")
+        header["capabilities"] = sorted(hello.capabilities)
+    return _json_line(header)
+
+
+def jsonl_case(result: CaseResult) -> str:
+    """One case's line of a JSONL report, written as soon as the case is decided."""
+    return _json_line(_result_json(result))
+
+
+def jsonl_footer(report: RunReport) -> str:
+    """The last line of a JSONL report: the counts, and whether the run ended early."""
     footer = {
         "counts": {v: report.count(v) for v in VERDICTS},
         "notes": {
@@ -173,11 +195,25 @@ def jsonl(report: RunReport) -> str:
         "problems": list(report.problems),
         "warnings": list(report.warnings),
         "fatal": report.fatal,
+        "interrupted": report.interrupted.signal_name if report.interrupted else None,
+        "ended_early": report.ended_early,
+        "selected": report.selected,
         "exit_code": report.exit_code,
         "seconds": round(report.seconds, 3),
     }
-    lines = [header, *(_result_json(r) for r in report.results), footer]
-    return "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n" for line in lines)
+    return _json_line(footer)
+
+
+def _json_line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def jsonl(report: RunReport) -> str:
+    return (
+        jsonl_header(report.adapter, report.started, report.hello)
+        + "".join(jsonl_case(r) for r in report.results)
+        + jsonl_footer(report)
+    )
 
 
 # What XML 1.0 allows in a document (section 2.2): an adapter's stderr or messages may hold
@@ -235,8 +271,20 @@ def junit(report: RunReport) -> str:
             ).text = body
         elif result.verdict == "skipped":
             ET.SubElement(element, "skipped", message=f"{result.note}: {result.reason}")
-    if report.fatal:
-        ET.SubElement(root, "system-err").text = report.fatal
+    trouble = [why for why in (report.fatal, report.ended_early) if why]
+    if trouble:
+        # A run that could not start or ended early must not look like a pass to a JUnit
+        # reader: one errored test case says why (a system-err alone is shown by few).
+        suite = ET.SubElement(
+            root, "testsuite", name="camelup", tests="1", failures="0", errors="1", skipped="0"
+        )
+        element = ET.SubElement(suite, "testcase", classname="camelup", name="conformance run")
+        ET.SubElement(element, "error", message="; ".join(trouble), type="run").text = "\n".join(
+            trouble
+        )
+        root.set("tests", str(len(report.results) + 1))
+        root.set("errors", str(report.count("errored") + 1))
+        ET.SubElement(root, "system-err").text = "\n".join(trouble)
     for element in root.iter():
         element.text = _xml_safe(element.text)
         for key, value in element.attrib.items():
@@ -250,9 +298,9 @@ def _yaml_string(text: str) -> str:
 
 
 def tap(report: RunReport) -> str:
+    """TAP 14. A run that could not start or ended early ends with ``Bail out!`` and its
+    reason, after the cases that finished and a plan that counts them."""
     lines = ["TAP version 14", f"1..{len(report.results)}"]
-    if report.fatal:
-        lines.insert(1, f"# {report.fatal}")
     for number, result in enumerate(report.results, start=1):
         case = result.case
         if result.verdict == "skipped":
@@ -284,7 +332,11 @@ def tap(report: RunReport) -> str:
             lines.extend(f"    {line}" for line in result.stderr.splitlines())
         lines.append("  ...")
     lines.append(f"# {report.summary_line()}")
-    return "\n".join(lines) + "\n"
+    trouble = [why for why in (report.fatal, ended_early_line(report)) if why]
+    if trouble:
+        lines.append(f"Bail out! {'; '.join(trouble)}")
+    # Control characters are not allowed in YAML (the diagnostics) and act on a terminal.
+    return printable("\n".join(lines)) + "\n"
 
 
 def _cell(text: str) -> str:
@@ -316,5 +368,7 @@ def markdown(report: RunReport) -> str:
                 lines += [f"  {line}" for line in _clip([*details, *result.stderr.splitlines()])]
                 lines += ["  ```", "  </details>", ""]
     extra = notes_line(report)
-    lines += ["", *([extra, ""] if extra else []), report.summary_line()]
-    return "\n".join(lines) + "\n"
+    early = ended_early_line(report)
+    lines += ["", *([extra, ""] if extra else []), *([f"**{early}**", ""] if early else [])]
+    lines.append(report.summary_line())
+    return printable("\n".join(lines)) + "\n"

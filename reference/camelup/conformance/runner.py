@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
+from camelup import exits
 from camelup.conformance.compare import (
     Mismatch,
     ProtocolViolation,
@@ -27,31 +28,9 @@ from camelup.conformance.compare import (
     reply_kind,
 )
 from camelup.conformance.expectations import Expectations
+from camelup.conformance.nesting import too_deep_reply
 from camelup.conformance.protocol import AdapterStartError, Broken, Hello, Outcome, Reply
 from camelup.conformance.suite import Case
-
-# Exit codes of `camelup conformance ...` (documented in the CLI help and docs/adapter-protocol.md;
-# 70, an internal error, is camelup.cli's).
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_INVALID_SUITE = 3
-EXIT_PROTOCOL = 4
-EXIT_ADAPTER = 5
-
-EXIT_CODES_HELP = """\
-exit codes:
-   0  every selected case passed (expected failures and skips are fine)
-   1  a case failed or errored (or, with --strict, an expected failure passed);
-      coverage: a must-clause implemented by the engine has no case
-   2  usage error (bad option, unknown case ID, no case matches the filters)
-   3  invalid suite, case file or expectations file (validate: any problem)
-   4  the adapter broke the protocol (crashed, hung, garbage, wrong seq, malformed reply)
-   5  the adapter could not start, speaks another protocol version, or shares no rule set
-      with the selected cases
-  70  internal error: a bug in camelup, not a verdict on the implementation (one line
-      naming the exception); please report it
-"""
 
 Verdict = Literal["passed", "failed", "errored", "skipped"]
 VERDICTS: tuple[Verdict, ...] = ("passed", "failed", "errored", "skipped")
@@ -69,7 +48,7 @@ class Client(Protocol):
 
     def run(self, cases: Sequence[Mapping[str, Any]]) -> Any: ...  # Iterator[tuple[int, Outcome]]
 
-    def close(self) -> None: ...
+    def close(self, gently: bool = True) -> None: ...
 
 
 @attrs.frozen
@@ -93,11 +72,14 @@ class RunReport:
     problems: tuple[str, ...] = ()  # suite and expectations problems, one line each
     warnings: tuple[str, ...] = ()
     fatal: str | None = None  # why the adapter could not be used at all
-    fatal_code: int = EXIT_OK
+    fatal_code: int = exits.OK
     protocol_broken: bool = False
     strict: bool = False
     started: str = ""
     seconds: float = 0.0
+    interrupted: exits.Interrupted | None = None  # a signal ended the run: results are partial
+    stopped: str | None = None  # why the run stopped early (--maxfail), results are partial
+    selected: int = 0  # cases selected to run (more than results when the run ended early)
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for r in self.results if r.verdict == verdict)
@@ -109,17 +91,29 @@ class RunReport:
         return ", ".join(f"{self.count(v)} {v}" for v in VERDICTS)
 
     @property
+    def ended_early(self) -> str | None:
+        """Why the results are partial, in words, or None when every selected case ran."""
+        if self.interrupted is not None:
+            return (
+                f"interrupted by {self.interrupted.signal_name}:"
+                f" {len(self.results)} of {self.selected} case(s) finished"
+            )
+        return self.stopped
+
+    @property
     def exit_code(self) -> int:
-        """One code, the most severe condition: 5 > 4 > 3 > 1 > 0."""
+        """One code, the most severe condition: interrupted (130, 143) > 5 > 4 > 3 > 1 > 0."""
+        if self.interrupted is not None:
+            return self.interrupted.exit_code
         if self.fatal_code:
             return self.fatal_code
         if self.protocol_broken or any(r.note == "protocol" for r in self.results):
-            return EXIT_PROTOCOL
+            return exits.PROTOCOL
         if self.problems:
-            return EXIT_INVALID_SUITE
+            return exits.INVALID_SUITE
         if self.count("failed") or self.count("errored"):
-            return EXIT_FAILED
-        return EXIT_OK
+            return exits.FAILED
+        return exits.OK
 
 
 def _now() -> str:
@@ -132,19 +126,32 @@ def run_cases(
     expectations: Expectations | None = None,
     strict: bool = False,
     problems: Sequence[str] = (),
+    on_start: Callable[[Hello | None, str], None] | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
+    maxfail: int | None = None,
 ) -> RunReport:
-    """Run ``cases`` on ``client`` and classify each; never raises for adapter trouble."""
+    """Run ``cases`` on ``client`` and classify each; never raises for adapter trouble.
+
+    ``on_start`` is called once the adapter has answered hello (with None when it could not
+    start) and the time the run started; ``on_result`` with each result as soon as it and
+    every case before it in ``cases`` are decided, so that a report can be streamed in suite
+    order. After ``maxfail`` failed or
+    errored cases the run stops. A KeyboardInterrupt (SIGINT, or SIGTERM as
+    :class:`~camelup.exits.Interrupted`) ends the run too: the adapter is killed at once and
+    the report holds the cases that finished, marked ``interrupted``.
+    """
     expectations = expectations or Expectations()
     began, started = time.perf_counter(), _now()
     warnings = [
         f"{e.where}: expectation {e.id!r} matches no selected case"
         for e in expectations.unused(c.id for c in cases)
     ]
+    run = _Run(cases, on_result, maxfail)
 
-    def report(results: dict[int, CaseResult], **fields: Any) -> RunReport:
-        ordered = tuple(results[i] for i in sorted(results))
+    def report(**fields: Any) -> RunReport:
+        run.flush()
         return RunReport(
-            ordered,
+            tuple(run.results[i] for i in sorted(run.results)),
             client.description,
             fields.pop("hello", None),
             tuple(problems),
@@ -152,53 +159,97 @@ def run_cases(
             strict=strict,
             started=started,
             seconds=time.perf_counter() - began,
+            selected=len(cases),
             **fields,
         )
 
+    hello: Hello | None = None
+    gently = True
     try:
-        hello = client.start()
-    except AdapterStartError as error:
-        return report({}, fatal=f"the adapter could not start: {error}", fatal_code=EXIT_ADAPTER)
-    try:
-        return _run(cases, client, hello, expectations, strict, report)
+        try:
+            hello = client.start()
+        except AdapterStartError as error:
+            if on_start is not None:
+                on_start(None, started)
+            return report(fatal=f"the adapter could not start: {error}", fatal_code=exits.ADAPTER)
+        if on_start is not None:
+            on_start(hello, started)
+        return report(hello=hello, **_run(run, client, hello, expectations, strict))
+    except KeyboardInterrupt as error:
+        gently = False
+        return report(hello=hello, interrupted=exits.interruption(error))
     finally:
-        client.close()
+        client.close(gently=gently)
+
+
+class _Run:
+    """The results so far, handed on in suite order as soon as each is decided."""
+
+    def __init__(
+        self,
+        cases: Sequence[Case],
+        on_result: Callable[[CaseResult], None] | None,
+        maxfail: int | None,
+    ) -> None:
+        self.cases = cases
+        self.results: dict[int, CaseResult] = {}
+        self._on_result = on_result
+        self._next = 0  # the first index not yet handed on
+        self._maxfail = maxfail
+        self.failures = 0
+
+    def decide(self, index: int, result: CaseResult) -> None:
+        self.results[index] = result
+        if result.verdict in ("failed", "errored"):
+            self.failures += 1
+        while self._next in self.results:
+            if self._on_result is not None:
+                self._on_result(self.results[self._next])
+            self._next += 1
+
+    def flush(self) -> None:
+        """Hand on the decided results not yet handed on (the run ended before the others)."""
+        for index in sorted(i for i in self.results if i >= self._next):
+            if self._on_result is not None:
+                self._on_result(self.results[index])
+        self._next = len(self.cases)
+
+    @property
+    def enough(self) -> bool:
+        return self._maxfail is not None and self.failures >= self._maxfail
 
 
 def _run(
-    cases: Sequence[Case],
-    client: Client,
-    hello: Hello,
-    expectations: Expectations,
-    strict: bool,
-    report: Callable[..., RunReport],
-) -> RunReport:
-    results: dict[int, CaseResult] = {}
+    run: _Run, client: Client, hello: Hello, expectations: Expectations, strict: bool
+) -> dict[str, Any]:
+    """Run the cases into ``run``; the fields of the report that say how it went."""
+    cases = run.cases
     if cases and not any(hello.supports(c.ruleset) for c in cases):
         editions = ", ".join(sorted(hello.editions)) or "none"
-        return report(
-            results,
-            hello=hello,
-            fatal_code=EXIT_ADAPTER,
-            fatal="the adapter shares no rule set with the selected cases"
+        return {
+            "fatal_code": exits.ADAPTER,
+            "fatal": "the adapter shares no rule set with the selected cases"
             f" (it supports editions: {editions})",
-        )
+        }
     to_send: list[tuple[int, Case]] = []
     for index, case in enumerate(cases):
         expected = expectations.lookup(case.id)
         if expected is not None and expected.status == "skip":
-            results[index] = CaseResult(case, "skipped", "expected-skip", expected.describe())
+            run.decide(index, CaseResult(case, "skipped", "expected-skip", expected.describe()))
         elif not hello.supports(case.ruleset):
-            results[index] = CaseResult(
-                case,
-                "skipped",
-                "unsupported",
-                f"the adapter does not support {hello.unsupported(case.ruleset)}",
+            run.decide(
+                index,
+                CaseResult(
+                    case,
+                    "skipped",
+                    "unsupported",
+                    f"the adapter does not support {hello.unsupported(case.ruleset)}",
+                ),
             )
         elif not any(applicable(c, hello.capabilities) for c in case.checks):
             needs = ", ".join(missing_capabilities(case, hello.capabilities))
-            results[index] = CaseResult(
-                case, "skipped", "unsupported", f"needs the capability {needs}"
+            run.decide(
+                index, CaseResult(case, "skipped", "unsupported", f"needs the capability {needs}")
             )
         else:
             to_send.append((index, case))
@@ -209,22 +260,28 @@ def _run(
         for _, case in to_send
     ]
     fatal: str | None = None
+    stopped: str | None = None
     try:
         for position, outcome in client.run(wire):
             index, case = to_send[position]
-            results[index] = _judge(case, outcome, hello, expectations, strict)
+            run.decide(index, _judge(case, outcome, hello, expectations, strict))
+            if run.enough:
+                stopped = f"stopped after {run.failures} failed or errored case(s) (--maxfail)"
+                break
     except AdapterStartError as error:
         fatal = f"the adapter could not be restarted: {error}"
-    for index, case in to_send:  # cases a failed restart left without a result
-        if index not in results:
-            results[index] = CaseResult(case, "errored", "protocol", "not run: the adapter is gone")
-    return report(
-        results,
-        hello=hello,
-        fatal=fatal,
-        fatal_code=EXIT_ADAPTER if fatal else EXIT_OK,
-        protocol_broken=client.protocol_broken,
-    )
+    if stopped is None:
+        for index, case in to_send:  # cases a failed restart left without a result
+            if index not in run.results:
+                run.decide(
+                    index, CaseResult(case, "errored", "protocol", "not run: the adapter is gone")
+                )
+    return {
+        "fatal": fatal,
+        "fatal_code": exits.ADAPTER if fatal else exits.OK,
+        "protocol_broken": client.protocol_broken,
+        "stopped": stopped,
+    }
 
 
 def _judge(
@@ -252,6 +309,9 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
         return CaseResult(case, "errored", "protocol", outcome.message, stderr=outcome.stderr)
     assert isinstance(outcome, Reply)
     body = outcome.body
+    if outcome.too_deep is not None:  # compared recursively below: refused, the run goes on
+        reason = too_deep_reply(body, outcome.too_deep)
+        return CaseResult(case, "errored", "protocol", reason, seconds=outcome.seconds)
     try:
         kind = reply_kind(body)
         if kind == "skipped":
@@ -266,6 +326,10 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
     except ProtocolViolation as error:
         return CaseResult(
             case, "errored", "protocol", f"malformed reply: {error}", seconds=outcome.seconds
+        )
+    except RecursionError:  # deep, but not seen as such from its text (nesting.text_too_deep)
+        return CaseResult(
+            case, "errored", "protocol", too_deep_reply(body), seconds=outcome.seconds
         )
     passed: Verdict = "failed" if mismatches else "passed"
     return CaseResult(case, passed, mismatches=tuple(mismatches), seconds=outcome.seconds)

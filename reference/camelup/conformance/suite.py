@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import attrs
 
+from camelup.conformance.nesting import depth_message, too_deep
 from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
@@ -30,8 +31,6 @@ from camelup.io.schemas import SchemaFileError, Schemas, Violation, bundled
 from camelup.model.errors import CamelUpError
 from camelup.resources import conformance_directory
 
-MAX_DEPTH = 64
-"""How deeply a case file may nest (expected values are walked freely: compared, printed)."""
 CASE_SCHEMA = "case-file#/$defs/case"
 
 Match = Literal["sequence", "subsequence"]
@@ -269,8 +268,9 @@ def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case],
     """The well-formed cases of one file and the problems of the others."""
     name = display_path(path)
     gate = gate or bundled()
-    # A lone surrogate is refused case by case, below.
-    data, problem = read_json(path, allow_surrogates=True, max_depth=MAX_DEPTH)
+    # A lone surrogate, and a case nested too deeply, are refused case by case, below: the
+    # other cases of the file stay usable.
+    data, problem = read_json(path, allow_surrogates=True)
     if problem is not None:
         return [], [problem]
     raw_cases = data.get("cases") if isinstance(data, dict) else None
@@ -285,6 +285,10 @@ def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case],
     cases: list[Case] = []
     problems: list[Problem] = []
     for index, raw in enumerate(raw_cases):
+        deep = too_deep(raw)
+        if deep is not None:  # compared recursively later: refused here, with where it is
+            problems.append(Problem(name, pointer("cases", index) + deep, depth_message()))
+            continue
         try:
             cases.append(_case(raw, data["area"], name, index, gate))
         except _Defect as defect:

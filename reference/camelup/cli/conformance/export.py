@@ -13,7 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
-EXIT_OK, EXIT_USAGE, EXIT_INVALID = 0, 2, 3
+import attrs
+
+from camelup import exits
+from camelup.cli.common import Verb
+
 BUNDLE_FORMAT = 1
 HELP = (
     "write the suite as a versioned bundle (cases, schemas, a manifest with a SHA-256 per"
@@ -26,15 +30,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
     )
-    parser.set_defaults(run=run)
 
 
-def run(options: argparse.Namespace) -> int:
+@attrs.frozen
+class ExportOptions:
+    directory: str
+    suite: str | None
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> ExportOptions:
+        return cls(namespace.directory, namespace.suite)
+
+
+def handle(options: ExportOptions) -> int:
     import hashlib
     import json
     from collections import Counter
 
-    from camelup.cli.report import ruleset_name
+    from camelup.cli.conformance.report import ruleset_name
     from camelup.conformance.protocol import PROTOCOL
     from camelup.conformance.suite import case_files, load_suite, suite_directory
     from camelup.resources import package_version
@@ -46,14 +59,14 @@ def run(options: argparse.Namespace) -> int:
     source = Path(options.suite) if options.suite else suite_directory()
     target = Path(options.directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        return fail(EXIT_USAGE, f"{target}: not a new or empty folder")
+        return fail(exits.USAGE, f"{target}: not a new or empty folder")
     if not (source / "schema" / "case-file.schema.json").is_file():
-        return fail(EXIT_USAGE, f"--suite {source}: no schema/ folder with the suite's schemas")
+        return fail(exits.USAGE, f"--suite {source}: no schema/ folder with the suite's schemas")
     suite = load_suite(source)
     if suite.problems:
         for problem in suite.problems:
             print(problem, file=sys.stderr)
-        return fail(EXIT_INVALID, f"{len(suite.problems)} problem(s) in the suite files")
+        return fail(exits.INVALID_SUITE, f"{len(suite.problems)} problem(s) in the suite files")
     cases_in: Counter[str] = Counter()
     for case in suite.cases:
         cases_in[Path(case.file).resolve().as_posix()] += 1
@@ -93,4 +106,19 @@ def run(options: argparse.Namespace) -> int:
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
     (target / "manifest.json").write_text(text, "utf-8")
     print(f"exported {len(suite.cases)} cases in {len(files)} files to {target}")
-    return EXIT_OK
+    return exits.OK
+
+
+VERB = Verb(
+    name="export",
+    summary=HELP,
+    example="camelup conformance export dist/suite && cat dist/suite/manifest.json",
+    exit_codes=(
+        (exits.OK, "the bundle is written"),
+        (exits.USAGE, "usage error: bad option, a folder that is not new or empty, no schemas"),
+        (exits.INVALID_SUITE, "the suite has problems (listed on stderr); nothing is exported"),
+    ),
+    add_arguments=add_arguments,
+    options=ExportOptions.from_namespace,
+    handle=handle,
+)

@@ -20,11 +20,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from camelup import exits
+from camelup.cli.common import Verb, status
+from camelup.cli.conformance import shared
+
 if TYPE_CHECKING:
     from camelup.conformance.runner import CaseResult, RunReport
     from camelup.conformance.suite import Case
 
-EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_INVALID = 0, 1, 2, 3
 HELP = (
     "a Markdown compatibility report: per implementation, cases run, passed, failed and skipped"
     " by rule set and chapter, and each failure with its clause and reason"
@@ -68,15 +71,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=5.0,
         metavar="SECONDS",
-        help="per-case timeout for an adapter (default 5)",
+        help="per-case timeout for an adapter (default: %(default)g)",
     )
     parser.add_argument(
         "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
     )
-    parser.set_defaults(run=run)
 
 
-def _implementations(options: argparse.Namespace) -> list[Implementation]:
+@attrs.frozen
+class ReportOptions:
+    adapter: tuple[tuple[str, str], ...] | None
+    out: str | None
+    check: bool
+    timeout: float
+    suite: str | None
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> ReportOptions:
+        adapters = namespace.adapter
+        return cls(
+            None if adapters is None else tuple((c, e) for c, e in adapters),
+            namespace.out,
+            namespace.check,
+            shared.seconds("--timeout", namespace.timeout),
+            namespace.suite,
+        )
+
+
+def _implementations(options: ReportOptions) -> list[Implementation]:
     import shlex
 
     found = [Implementation("the reference engine, in-process", None, None)]
@@ -97,7 +119,7 @@ def _implementations(options: argparse.Namespace) -> list[Implementation]:
     return found
 
 
-def run(options: argparse.Namespace) -> int:
+def handle(options: ReportOptions) -> int:
     from camelup.conformance.expectations import (
         Expectations,
         ExpectationsError,
@@ -112,27 +134,25 @@ def run(options: argparse.Namespace) -> int:
         return code
 
     if options.check and not options.out:
-        return fail(EXIT_USAGE, "--check needs --out FILE, the report to check")
-    if not (options.timeout > 0):
-        return fail(EXIT_USAGE, f"--timeout {options.timeout:g}: must be a positive number")
+        return fail(exits.USAGE, "--check needs --out FILE, the report to check")
     try:
         implementations = _implementations(options)
     except ValueError as error:
-        return fail(EXIT_USAGE, str(error))
+        return fail(exits.USAGE, str(error))
     suite = load_suite(Path(options.suite) if options.suite else suite_directory())
     if suite.problems:
         for problem in suite.problems:
             print(problem, file=sys.stderr)
-        return fail(EXIT_INVALID, f"{len(suite.problems)} problem(s) in the suite files")
+        return fail(exits.INVALID_SUITE, f"{len(suite.problems)} problem(s) in the suite files")
     reports: list[tuple[Implementation, RunReport]] = []
-    worst = EXIT_OK
+    worst = exits.OK
     for implementation in implementations:
         expectations = Expectations()
         if implementation.expectations is not None:
             try:
                 expectations = load_expectations(Path(implementation.expectations))
             except ExpectationsError as error:
-                return fail(EXIT_INVALID, str(error))
+                return fail(exits.INVALID_SUITE, str(error))
         client: Client = (
             InProcessReference()
             if implementation.argv is None
@@ -149,16 +169,17 @@ def run(options: argparse.Namespace) -> int:
         reports.append((implementation, report))
     text = render(suite.cases, reports)
     if options.check:
+        assert options.out is not None  # refused above: --check needs --out
         path = Path(options.out)
         current = path.read_text("utf-8") if path.is_file() else None
         if current != text:
             what = "is missing" if current is None else "is stale"
-            return fail(EXIT_STALE, f"{options.out} {what}: run camelup conformance report")
+            return fail(exits.FAILED, f"{options.out} {what}: run camelup conformance report")
         print(f"{options.out} is up to date")
         return worst
     if options.out:
         Path(options.out).write_text(text, "utf-8")
-        print(f"report written to {options.out}")
+        status(f"report written to {options.out}")
     else:
         sys.stdout.write(text)
     return worst
@@ -329,3 +350,20 @@ def _group_order(item: tuple[tuple[str, str], list[CaseResult]]) -> tuple[str, i
 
 def _case_order(case: Case) -> tuple[str, str, int]:
     return (case.file, case.id, case.index)
+
+
+VERB = Verb(
+    name="report",
+    summary=HELP,
+    example="camelup conformance report --out docs/compatibility.md\n"
+    "camelup conformance report --out docs/compatibility.md --check",
+    exit_codes=(
+        (exits.OK, "the report is written (--check: the file is up to date)"),
+        (exits.FAILED, "--check: the file differs from the report made now"),
+        (exits.USAGE, "usage error: bad option, an adapter that is not found"),
+        (exits.INVALID_SUITE, "invalid suite or expectations file"),
+    ),
+    add_arguments=add_arguments,
+    options=ReportOptions.from_namespace,
+    handle=handle,
+)

@@ -5,14 +5,13 @@ and the whole suite runs against the patched reference engine in-process. A muta
 **killed** when at least one case fails or errors, and the kill **names the right clause** when
 one of those cases lists the mutated clause among its clauses. Before any mutant the suite runs
 once unpatched: a suite the reference does not pass says nothing about mutants. Exit code 1 when
-any mutant survives (or the unpatched run fails), 2 for an unknown mutant name, 3 for an invalid
-suite. ``--jobs N`` spreads the mutants over N processes.
+any mutant survives (or the unpatched run fails). ``--jobs N`` spreads the mutants over N
+processes.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,11 +19,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from camelup import exits
+from camelup.cli.common import UsageError, Verb, error_line
+from camelup.cli.conformance import shared
+
 if TYPE_CHECKING:
     from camelup.conformance.mutants import Mutant
     from camelup.conformance.suite import Case
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INVALID = 0, 1, 2, 3
 HELP = (
     "run the suite against every mutant (a plausible wrong rule implementation); fail if one"
     " survives"
@@ -58,9 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="run the mutants in N processes"
     )
-    parser.add_argument(
-        "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
-    )
+    shared.add_suite(parser)
     parser.add_argument(
         "--first-kill",
         action="store_true",
@@ -75,7 +75,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--list", action="store_true", help="list the catalogue (name, clause, mistake) and exit"
     )
-    parser.set_defaults(run=run)
 
 
 def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Verdict:
@@ -157,41 +156,58 @@ def chapter_of(clause: str) -> str:
     return Path(registry.clause(clause).file).stem
 
 
-def run(options: argparse.Namespace) -> int:
+@attrs.frozen
+class MutantsOptions:
+    mutants: tuple[str, ...]
+    jobs: int
+    suite: str | None
+    first_kill: bool
+    quiet: bool
+    list: bool
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> MutantsOptions:
+        from camelup.conformance.mutants import CATALOGUE
+
+        unknown = [name for name in namespace.mutant if name not in CATALOGUE]
+        if unknown:
+            raise UsageError(f"no such mutant: {', '.join(unknown)}")
+        if namespace.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        return cls(
+            tuple(dict.fromkeys(namespace.mutant)),
+            namespace.jobs,
+            namespace.suite,
+            namespace.first_kill,
+            namespace.quiet,
+            namespace.list,
+        )
+
+
+def handle(options: MutantsOptions) -> int:
     from camelup.conformance.mutants import CATALOGUE
     from camelup.conformance.protocol import InProcessReference
     from camelup.conformance.runner import run_cases
-    from camelup.conformance.suite import load_suite
 
-    def fail(code: int, message: str) -> int:
-        print(f"camelup conformance mutants: {message}", file=sys.stderr)
-        return code
-
-    unknown = [name for name in options.mutant if name not in CATALOGUE]
-    if unknown:
-        return fail(EXIT_USAGE, f"no such mutant: {', '.join(unknown)}")
-    if options.jobs < 1:
-        return fail(EXIT_USAGE, "--jobs must be at least 1")
     if options.list:
         for mutant in CATALOGUE.values():
             print(f"{mutant.name:40} {mutant.clause:30} {mutant.description}")
-        return EXIT_OK
-    suite = load_suite(Path(options.suite) if options.suite else None)
+        return exits.OK
+    suite = shared.load(options.suite)
     if suite.problems:
-        for problem in suite.problems:
-            print(problem, file=sys.stderr)
-        return fail(EXIT_INVALID, f"{len(suite.problems)} problem(s) in the suite files")
+        shared.report_problems(suite)
+        error_line(shared.PREFIX, f"{len(suite.problems)} problem(s) in the suite files")
+        return exits.INVALID_SUITE
     baseline = run_cases(suite.cases, InProcessReference())
     if baseline.exit_code:
-        return fail(
-            EXIT_FAILED, f"the unpatched reference fails the suite: {baseline.summary_line()}"
-        )
-    names = list(dict.fromkeys(options.mutant)) or list(CATALOGUE)
+        message = f"the unpatched reference fails the suite: {baseline.summary_line()}"
+        error_line(shared.PREFIX, message)
+        return exits.FAILED
+    names = list(options.mutants) or list(CATALOGUE)
     verdicts = judge_all(names, suite.cases, options.jobs, options.suite, options.first_kill)
     chapters: Counter[str] = Counter()
     for verdict in verdicts:
-        chapter = chapter_of(verdict.clause)
-        chapters[chapter] += 1
+        chapters[chapter_of(verdict.clause)] += 1
         if verdict.killed:
             status = "killed"
             detail = f"by {len(verdict.failing)} case(s)" if verdict.complete else "by a case"
@@ -212,8 +228,29 @@ def run(options: argparse.Namespace) -> int:
         f" kills naming the mutated clause {len(right)}/{len(killed)}"
         f" ({_percent(len(right), len(killed))})"
     )
-    return EXIT_OK if len(killed) == len(verdicts) else EXIT_FAILED
+    return exits.OK if len(killed) == len(verdicts) else exits.FAILED
 
 
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+VERB = Verb(
+    name="mutants",
+    summary=HELP,
+    example="camelup conformance mutants --first-kill --quiet\n"
+    "camelup conformance mutants --mutant leg-floor-per-ticket --mutant tile-on-space-one\n"
+    "camelup conformance run --adapter 'python -m camelup.adapter --mutant leg-no-floor'",
+    exit_codes=(
+        (exits.OK, "every mutant is killed"),
+        (exits.FAILED, "a mutant survives, or the unpatched reference fails the suite"),
+        (exits.USAGE, "usage error: bad option, no such mutant, no such folder"),
+        (exits.INVALID_SUITE, "invalid suite or case file"),
+    ),
+    add_arguments=add_arguments,
+    options=MutantsOptions.from_namespace,
+    handle=handle,
+    details="Each mutant (camelup.conformance.mutants) is applied in this process and undone"
+    " after it; a mutant is killed when a case fails or errors, and the kill names the right"
+    " clause when one of those cases lists the mutated clause.",
+)

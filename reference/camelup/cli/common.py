@@ -1,0 +1,136 @@
+"""What every verb of the command line shares: the one UsageError, the verb declaration, the
+help layout and printing that never lets a control character reach the terminal.
+
+A verb is declared once, in its own module, as a :class:`Verb`: its options (added to its
+argparse parser), a frozen options class built from the parsed arguments, its handler taking
+that class, its exit codes and an example for ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from camelup import exits
+from camelup.safe_text import printable
+
+
+class UsageError(Exception):
+    """A bad request from the command line: exit code 2, one line on stderr."""
+
+
+class InvalidSuite(Exception):
+    """The suite, a case file or an expectations file cannot be used: exit code 3."""
+
+
+def say(*parts: object, end: str = "\n") -> None:
+    """Print to standard output, escaped with :func:`printable`."""
+    sys.stdout.write(printable(" ".join(str(p) for p in parts)) + end)
+
+
+def status(*parts: object) -> None:
+    """A status line ("report written to ..."): on stderr, so that it never mixes into a report
+    sent to standard output (``-o /dev/stdout``)."""
+    print(printable(" ".join(str(p) for p in parts)), file=sys.stderr, flush=True)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the epilogue's layout and names each option's default (unless the help does)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" not in text
+            and default not in (None, False, argparse.SUPPRESS, [])
+            and action.option_strings
+        ):
+            text += " (default: %(default)s)"
+        return text
+
+
+OptionsT = TypeVar("OptionsT")
+
+
+@attrs.frozen
+class Verb(Generic[OptionsT]):
+    """One verb: ``camelup GROUP NAME``.
+
+    ``options`` builds the verb's typed options from the parsed arguments (UsageError when they
+    are out of range); ``handle`` does the work and returns the exit code.
+    """
+
+    name: str
+    summary: str
+    example: str
+    exit_codes: tuple[tuple[int, str], ...]
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    options: Callable[[argparse.Namespace], OptionsT]
+    handle: Callable[[OptionsT], int]
+    details: str = ""  # more of the description, after the summary
+
+    def register(
+        self, verbs: argparse._SubParsersAction[argparse.ArgumentParser], prefix: str
+    ) -> argparse.ArgumentParser:
+        parser = verbs.add_parser(
+            self.name,
+            help=self.summary,
+            description=f"{self.summary}\n\n{self.details}" if self.details else self.summary,
+            epilog=exits.epilog(self.exit_codes, self.example),
+            formatter_class=HelpFormatter,
+        )
+        self.add_arguments(parser)
+        parser.set_defaults(run=_Bound(self, prefix))
+        return parser
+
+
+@attrs.frozen
+class _Bound(Generic[OptionsT]):
+    """A verb bound to its parser: builds the options, runs the handler, and turns the CLI's
+    own exceptions into their one-line messages and exit codes."""
+
+    verb: Verb[OptionsT]
+    prefix: str
+
+    def __call__(self, namespace: argparse.Namespace) -> int:
+        try:
+            return self.verb.handle(self.verb.options(namespace))
+        except UsageError as error:
+            error_line(self.prefix, str(error))
+            return exits.USAGE
+        except InvalidSuite as error:
+            error_line(self.prefix, str(error))
+            return exits.INVALID_SUITE
+
+
+def error_line(prefix: str, message: str) -> None:
+    """One line on stderr: ``PREFIX: MESSAGE``, newlines folded, control characters escaped."""
+    print(f"{prefix}: {printable(' '.join(message.splitlines()))}", file=sys.stderr, flush=True)
+
+
+def group(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    description: str,
+    verbs: tuple[Verb[Any], ...],
+    prefix: str,
+) -> argparse.ArgumentParser:
+    """``camelup NAME VERB``: a parser per verb, the group's help listing each verb's codes."""
+    codes = sorted({code for verb in verbs for code, _ in verb.exit_codes})
+    parser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=f"The verbs exit with {', '.join(map(str, codes))}: `camelup {name} VERB --help`"
+        " says what each means for that verb. Every verb may also end with:\n\n" + exits.epilog(()),
+        formatter_class=HelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest=f"{name}_command", required=True, metavar="VERB")
+    for verb in verbs:
+        verb.register(subparsers, prefix)
+    return parser

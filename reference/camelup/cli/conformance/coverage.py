@@ -1,0 +1,116 @@
+"""``camelup conformance coverage``: clause x cases x implementation sites."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import attrs
+
+from camelup import exits
+from camelup.cli.common import Verb, say
+from camelup.cli.conformance import shared
+
+
+@attrs.frozen
+class CoverageOptions:
+    suite: str | None
+    format: str
+    missing: bool
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> CoverageOptions:
+        return cls(namespace.suite, namespace.format, namespace.missing)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    shared.add_suite(parser)
+    parser.add_argument(
+        "--format", choices=("human", "markdown", "jsonl"), default="human", help="output format"
+    )
+    parser.add_argument(
+        "--missing", action="store_true", help="show only must-clauses without a case"
+    )
+
+
+def handle(options: CoverageOptions) -> int:
+    from camelup.conformance.validate import coverage as rows_of
+    from camelup.spec.registry import load_registry
+
+    suite = shared.load(options.suite)
+    shared.report_problems(suite)
+    rows = rows_of(suite.cases)
+    gaps = [r for r in rows if r.gap]
+    shown = gaps if options.missing else rows
+    if options.format == "jsonl":
+        for row in shown:
+            print(
+                json.dumps(
+                    {
+                        "clause": row.clause,
+                        "number": row.number,
+                        "level": row.level,
+                        "code": row.code,
+                        "rule_sets": list(row.rule_sets),
+                        "cases": list(row.cases),
+                        "sites": list(row.sites),
+                        "gap": row.gap,
+                    }
+                )
+            )
+    elif options.format == "markdown":
+        say("| clause | level | code | cases | implementation sites |")
+        say("|---|---|---|---:|---|")
+        for row in shown:
+            mark = " **(no case)**" if row.gap else ""
+            sites = "<br>".join(f"`{s}`" for s in row.sites) or "-"
+            say(
+                f"| {row.number} `{row.clause}`{mark} | {row.level} | {row.code}"
+                f" | {len(row.cases)} | {sites} |"
+            )
+    elif shown:
+        width = max(len(r.clause) for r in shown)
+        say(f"{'':6} {'clause':<{width}}  {'level':<11}  {'code':<6}  {'cases':>5}  sites")
+        for row in shown:
+            site = row.sites[0].split(" ")[-1] if row.sites else "-"
+            more = f" +{len(row.sites) - 1}" if len(row.sites) > 1 else ""
+            flag = "  <- no case" if row.gap else ""
+            say(
+                f"{row.number:6} {row.clause:<{width}}  {row.level:<11}  {row.code:<6}"
+                f"  {len(row.cases):>5}  {site}{more}{flag}"
+            )
+    registry = load_registry()
+    for row in gaps:
+        clause = registry.clause(row.clause)
+        print(
+            f"spec/{clause.file}:{clause.line}: must-clause {row.clause} (Code: engine)"
+            " has no case",
+            file=sys.stderr,
+        )
+    covered = sum(1 for r in rows if r.cases)
+    print(
+        f"conformance coverage: {covered}/{len(rows)} clauses have cases,"
+        f" {len(gaps)} must-clause(s) implemented by the engine have none",
+        file=sys.stderr,
+    )
+    if suite.problems:
+        return exits.INVALID_SUITE
+    return exits.FAILED if gaps else exits.OK
+
+
+VERB = Verb(
+    name="coverage",
+    summary="clause x cases x implementation sites; fail on a must-clause without a case",
+    example="camelup conformance coverage --missing\n"
+    "camelup conformance coverage --format markdown > coverage.md",
+    exit_codes=(
+        (exits.OK, "every must-clause the engine implements has a case"),
+        (exits.FAILED, "a must-clause implemented by the engine has no case (named on stderr)"),
+        (exits.USAGE, "usage error: bad option, no such folder"),
+        (exits.INVALID_SUITE, "some case files could not be read (listed on stderr)"),
+    ),
+    add_arguments=add_arguments,
+    options=CoverageOptions.from_namespace,
+    handle=handle,
+)

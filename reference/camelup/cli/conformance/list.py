@@ -1,0 +1,76 @@
+"""``camelup conformance list``: the selected cases, one line each (or JSON lines)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import attrs
+
+from camelup import exits
+from camelup.cli.common import Verb, say
+from camelup.cli.conformance import shared
+
+
+@attrs.frozen
+class ListOptions:
+    suite: str | None
+    filters: shared.Filters
+    format: str
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> ListOptions:
+        return cls(namespace.suite, shared.Filters.from_namespace(namespace), namespace.format)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    shared.add_suite(parser)
+    shared.add_filters(parser)
+    parser.add_argument(
+        "--format", choices=("human", "jsonl"), default="human", help="output format"
+    )
+
+
+def handle(options: ListOptions) -> int:
+    suite = shared.load(options.suite)
+    shared.report_problems(suite)
+    cases = options.filters.select(suite.cases)
+    if options.format == "jsonl":
+        for case in cases:
+            print(
+                json.dumps(
+                    {
+                        "id": case.id,
+                        "area": case.area,
+                        "clauses": list(case.clauses),
+                        "ruleset": case.ruleset,
+                        "description": case.description,
+                        "file": case.where,
+                    }
+                )
+            )
+    else:
+        width = max((len(c.id) for c in cases), default=0)
+        for case in cases:
+            say(f"{case.id:<{width}}  {case.ruleset_label():<30}  {case.description}")
+        say(f"{len(cases)} case(s)")
+    return exits.INVALID_SUITE if suite.problems else exits.OK
+
+
+VERB = Verb(
+    name="list",
+    summary="list the selected cases",
+    example="camelup conformance list --clause tile. --ruleset second\n"
+    "camelup conformance list --format jsonl | head -3",
+    exit_codes=(
+        (exits.OK, "the cases are listed"),
+        (exits.USAGE, "usage error: bad option, no such folder"),
+        (
+            exits.INVALID_SUITE,
+            "some case files could not be read (listed on stderr); the others are listed",
+        ),
+    ),
+    add_arguments=add_arguments,
+    options=ListOptions.from_namespace,
+    handle=handle,
+)

@@ -1,0 +1,60 @@
+"""``camelup spec show ID``: one clause, its text, sources and rulings."""
+
+from __future__ import annotations
+
+import argparse
+
+import attrs
+
+from camelup import exits
+from camelup.cli.common import Verb, error_line, say
+
+
+@attrs.frozen
+class ShowOptions:
+    clause: str
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> ShowOptions:
+        return cls(clause=namespace.id)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "id",
+        metavar="ID",
+        help="a clause ID, e.g. tile.land.backward (`camelup spec trace` lists them)",
+    )
+
+
+def handle(options: ShowOptions) -> int:
+    from camelup.spec.registry import load_registry
+
+    registry = load_registry()
+    if options.clause not in registry.clause_ids:
+        error_line("spec show", f"no clause {options.clause!r}")
+        return exits.FAILED
+    clause = registry.clause(options.clause)
+    say(f"{clause.number} {clause.id}  [{', '.join(sorted(clause.rule_sets))}; {clause.level}]")
+    if clause.variant:
+        say(f"variant: {clause.variant}")
+    say(clause.text)
+    say(f"sources: {clause.sources}")
+    for ruling in registry.rulings_for(clause.id):
+        say(f"ruling {ruling.id}: {ruling.title}")
+    return exits.OK
+
+
+VERB = Verb(
+    name="show",
+    summary="one clause with its text, sources and rulings",
+    example="camelup spec show tile.land.backward",
+    exit_codes=(
+        (exits.OK, "the clause is shown"),
+        (exits.FAILED, "no clause has that ID"),
+        (exits.USAGE, "usage error: bad option"),
+    ),
+    add_arguments=add_arguments,
+    options=ShowOptions.from_namespace,
+    handle=handle,
+)

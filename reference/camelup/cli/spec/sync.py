@@ -1,0 +1,48 @@
+"""``camelup spec sync``: regenerate the Rulings back-links in the chapter files."""
+
+from __future__ import annotations
+
+import argparse
+
+import attrs
+
+from camelup import exits
+from camelup.cli.common import Verb
+from camelup.cli.spec.folder import spec_directory
+
+
+@attrs.frozen
+class SyncOptions:
+    spec: str | None
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> SyncOptions:
+        return cls(spec=namespace.spec)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spec", metavar="DIR", help="the spec folder (default: the bundled one)")
+
+
+def handle(options: SyncOptions) -> int:
+    from camelup.spec.registry import sync_backlinks
+
+    changed = sync_backlinks(spec_directory(options.spec, rulings=True))
+    for path in changed:
+        print(f"updated {path}")
+    print(f"spec sync: {len(changed)} file(s) updated")
+    return exits.OK
+
+
+VERB = Verb(
+    name="sync",
+    summary="regenerate the Rulings back-links of the chapters",
+    example="camelup spec sync && git diff spec/",
+    exit_codes=(
+        (exits.OK, "the back-links are written (the files that changed are listed)"),
+        (exits.USAGE, "usage error: bad option, no such folder, not a spec folder"),
+    ),
+    add_arguments=add_arguments,
+    options=SyncOptions.from_namespace,
+    handle=handle,
+)

@@ -1,0 +1,78 @@
+"""How deep a JSON value may nest before the runner refuses it, and where it nests too deep.
+
+Everything in the suite and in a reply is shallow (a case is about ten levels deep); the
+comparison of values recurses. A case nested more than MAX_DEPTH levels deep is refused when
+its file is loaded, with a pointer; so is an adapter's reply, found from its text as it is read
+(:func:`text_too_deep`, at C speed: walking every parsed reply in Python would cost about as
+much as judging it). Neither ends the run with a RecursionError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from camelup.io.jsonio import pointer
+
+MAX_DEPTH = 64
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """The JSON pointer of the first array or object of ``value`` nested more than ``limit``
+    levels deep, or None. Iterative, so any depth the JSON parser accepted can be measured;
+    only depths are tracked on the way, the pointer is found once something is too deep."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            members: Any = node.values()
+        elif isinstance(node, list):
+            members = node
+        else:
+            continue
+        if depth >= limit:
+            return _path_to_depth(value, limit)
+        stack.extend((member, depth + 1) for member in members if isinstance(member, dict | list))
+    return None
+
+
+def _path_to_depth(value: Any, limit: int) -> str:
+    """The pointer of the first container ``limit`` levels deep (one is known to exist)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        node, where = stack.pop()
+        if len(where) >= limit:
+            return pointer(*where)
+        members = node.items() if isinstance(node, dict) else enumerate(node)
+        stack.extend(
+            (member, (*where, key)) for key, member in members if isinstance(member, dict | list)
+        )
+    raise AssertionError("no container that deep")
+
+
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def text_too_deep(line: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON text ``line`` may nest arrays and objects more than ``limit`` deep,
+    found at C speed from its brackets alone: each pass removes the innermost pairs.
+
+    Brackets inside strings count too, so a True is to be confirmed with :func:`too_deep` on
+    the parsed value; strings built to hide a deep value can make it say False, and the
+    comparison's RecursionError is the net for that."""
+    brackets = line.translate(None, _NOT_BRACKET)
+    for _ in range(limit):
+        if not brackets:
+            return False
+        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
+    return bool(brackets)
+
+
+def depth_message(limit: int = MAX_DEPTH) -> str:
+    return f"nested more than {limit} levels deep (the runner compares at most {limit})"
+
+
+def too_deep_reply(reply: Any, where: str | None = None) -> str:
+    """Why a reply nested too deep is malformed, and where (``where``, or found here)."""
+    where = where if where is not None else too_deep(reply)
+    at = f" at {where}" if where is not None else ""
+    return f"malformed reply: nested more than {MAX_DEPTH} levels deep{at}"

@@ -1,0 +1,75 @@
+"""The exit codes of the ``camelup`` command, in one table, and the interruption that ends a run.
+
+A leaf module (it imports nothing of camelup): the conformance runner computes a run's exit
+code from these constants and the command line documents them, each verb listing only the
+codes it can return.
+"""
+
+from __future__ import annotations
+
+import signal
+import textwrap
+
+OK = 0
+FAILED = 1  # a check failed: a case failed or errored, spec check found problems, ...
+USAGE = 2  # bad option, unknown ID, no such folder
+INVALID_SUITE = 3  # invalid suite, case file or expectations file
+INVALID_INPUT = INVALID_SUITE  # 3 for `render` too: the state or case to draw is invalid
+PROTOCOL = 4  # the adapter broke the protocol
+ADAPTER = 5  # the adapter could not start, or shares no rule set with the cases
+INTERNAL = 70  # EX_SOFTWARE: a bug in camelup, never a verdict about the input
+OUTPUT = 74  # EX_IOERR: standard output cannot be written (closed, disk full, ...)
+SIGINT = 128 + signal.SIGINT  # 130: interrupted with Ctrl-C
+BROKEN_PIPE = 128 + signal.SIGPIPE  # 141: the reader of standard output went away
+SIGTERM = 128 + signal.SIGTERM  # 143: terminated (a CI job cancelled)
+
+# What every verb can end with, whatever it does.
+COMMON: tuple[tuple[int, str], ...] = (
+    (
+        INTERNAL,
+        "internal error: a bug in camelup, not a verdict on the input (one line naming"
+        " the exception); please report it",
+    ),
+    (OUTPUT, "standard output cannot be written (closed, disk full); one line on stderr"),
+    (SIGINT, "interrupted (SIGINT, Ctrl-C)"),
+    (BROKEN_PIPE, "standard output was closed by its reader (e.g. `| head`); nothing printed"),
+    (SIGTERM, "terminated (SIGTERM, e.g. a cancelled CI job)"),
+)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal asked camelup to stop: SIGINT (Ctrl-C) or SIGTERM (a cancelled CI job).
+
+    A KeyboardInterrupt, so that whatever already stops cleanly on Ctrl-C stops the same way on
+    SIGTERM; ``exit_code`` is 128 plus the signal's number, as a shell reports it.
+    """
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal.Signals(signal_number).name)
+        self.signal_number = signal_number
+
+    @property
+    def signal_name(self) -> str:
+        return signal.Signals(self.signal_number).name
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signal_number
+
+
+def interruption(error: KeyboardInterrupt) -> Interrupted:
+    """``error`` as an :class:`Interrupted` (a bare KeyboardInterrupt is a SIGINT)."""
+    return error if isinstance(error, Interrupted) else Interrupted(signal.SIGINT)
+
+
+def epilog(codes: tuple[tuple[int, str], ...], example: str | None = None) -> str:
+    """The ``--help`` epilogue of one verb: its example, then its exit codes and the common ones."""
+    lines: list[str] = []
+    if example:
+        lines += ["example:", *(f"  {line}" for line in example.splitlines()), ""]
+    lines.append("exit codes:")
+    for code, meaning in (*codes, *COMMON):
+        first, *rest = textwrap.wrap(meaning, 70)
+        lines.append(f"  {code:3}  {first}")
+        lines.extend(f"       {line}" for line in rest)
+    return "\n".join(lines) + "\n"
