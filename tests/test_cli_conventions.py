@@ -21,6 +21,7 @@ import pytest
 from camelup.cli import build_parser
 from camelup.cli.conformance import VERBS as CONFORMANCE
 from camelup.cli.conformance.run import FORMATS
+from camelup.cli.docs import VERBS as DOCS
 from camelup.cli.odds import VERB as ODDS
 from camelup.cli.render import VERB as RENDER
 from camelup.cli.spec import VERBS as SPEC
@@ -128,7 +129,8 @@ VERB_NAMES = sorted(_verb_parsers())
 
 def test_every_verb_is_declared_once() -> None:
     names = {f"spec {v.name}" for v in SPEC} | {f"conformance {v.name}" for v in CONFORMANCE}
-    assert set(VERB_NAMES) == names | {RENDER.name, ODDS.name} and len(names) == 15
+    names |= {f"docs {v.name}" for v in DOCS}
+    assert set(VERB_NAMES) == names | {RENDER.name, ODDS.name} and len(names) == 17
 
 
 @pytest.mark.parametrize("path", VERB_NAMES)
@@ -137,7 +139,7 @@ def test_each_verbs_help_has_an_example_its_own_exit_codes_and_positional_help(p
     text = parser.format_help()
     assert "\nexample:\n  camelup " in text
     group, _, name = path.rpartition(" ")
-    verbs = {"spec": SPEC, "conformance": CONFORMANCE, "": (RENDER, ODDS)}[group]
+    verbs = {"spec": SPEC, "conformance": CONFORMANCE, "docs": DOCS, "": (RENDER, ODDS)}[group]
     verb = next(v for v in verbs if v.name == name)
     codes = [int(c) for c in re.findall(r"^ +(\d+)  ", text.split("exit codes:")[1], re.M)]
     assert codes == [c for c, _ in verb.exit_codes] + [70, 74, 130, 141, 143]

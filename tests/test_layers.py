@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     # The mutant catalogue needs only the engine; the adapter loads it for --mutant NAME.
     "camelup.conformance.mutants": 5,
     "camelup.conformance": 6,
+    "camelup.docs": 6,  # the generated pages and the site: they read the suite, below the CLI
     "camelup.cli": 7,
     "camelup.__main__": 8,
     "camelup": 8,  # the package itself re-exports the library's public names

@@ -103,10 +103,19 @@ def build_parser() -> argparse.ArgumentParser:
         CONFORMANCE,
         "camelup conformance",
     )
-    from camelup.cli import odds, render  # commands of their own, not groups of verbs
+    from camelup.cli import docs, odds, render  # commands of their own, not groups of verbs
 
     odds.VERB.register(commands, "camelup odds")
     render.VERB.register(commands, "camelup render")
+    group(
+        commands,
+        "docs",
+        "the generated documentation and the static site",
+        "Regenerate the rulings and chapter pages of docs/ from the spec, the suite and the"
+        " code, or build the static HTML site of docs/.",
+        docs.VERBS,
+        "camelup docs",
+    )
     return parser
 
 

@@ -1,0 +1,186 @@
+"""``camelup docs``: regenerate the generated pages of ``docs/``, or build the static site.
+
+``camelup docs build`` rewrites ``docs/rulings/`` and ``docs/spec/`` (Markdown and SVG) from
+the spec, the conformance suite and the engine; ``--check`` writes nothing to ``docs/`` and
+fails when the committed pages differ from a fresh build (CI runs it). ``camelup docs site OUT``
+turns the Markdown of ``docs/`` into a folder of HTML pages. The verb touches the rest of the
+command line only through :data:`VERBS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from camelup import exits
+from camelup.cli.common import UsageError, Verb
+
+HELP = "regenerate the rulings and chapter pages of docs/, or build the static site"
+
+
+@attrs.frozen
+class BuildOptions:
+    out: str | None
+    check: bool
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> BuildOptions:
+        return cls(namespace.out, namespace.check)
+
+
+@attrs.frozen
+class SiteOptions:
+    out: str
+    root: str | None
+
+    @classmethod
+    def from_namespace(cls, namespace: argparse.Namespace) -> SiteOptions:
+        return cls(namespace.out, namespace.root)
+
+
+def _build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out", metavar="DIR", help="the docs folder to write (default: docs/ of this checkout)"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; fail when the generated files of the docs folder are stale",
+    )
+
+
+def _site_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("out", metavar="OUT", help="the folder to write (emptied first)")
+    parser.add_argument(
+        "--root", metavar="DIR", help="the repository to read (default: this checkout)"
+    )
+
+
+def _checkout() -> Path:
+    from camelup.resources import CHECKOUT
+
+    if not (CHECKOUT / "docs").is_dir() or not (CHECKOUT / "spec").is_dir():
+        raise UsageError("no docs/ folder beside the package: run from a source checkout, or --out")
+    return CHECKOUT
+
+
+def write_pages(folder: Path) -> list[Path]:
+    """Write the generated files below ``folder``, removing generated files that are no
+    longer produced; returns the files whose content changed."""
+    from camelup.docs.pages import GENERATED_FOLDERS, build_pages
+
+    pages = build_pages()
+    changed = []
+    for sub in GENERATED_FOLDERS:
+        for old in sorted((folder / sub).rglob("*")):
+            relative = old.relative_to(folder).as_posix()
+            if old.is_file() and old.suffix in (".md", ".svg") and relative not in pages:
+                old.unlink()
+                changed.append(old)
+    for relative, text in pages.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode("utf-8")
+        if not path.is_file() or path.read_bytes() != data:
+            path.write_bytes(data)
+            changed.append(path)
+    return changed
+
+
+def stale_files(folder: Path) -> list[str]:
+    """The generated files of ``folder`` that differ from a fresh build into a temporary
+    folder: missing, changed, or no longer generated."""
+    from camelup.docs.pages import GENERATED_FOLDERS
+
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = Path(scratch)
+        write_pages(fresh)
+        problems = []
+        for sub in GENERATED_FOLDERS:
+            ours = {
+                p.relative_to(folder).as_posix() for p in (folder / sub).rglob("*") if p.is_file()
+            }
+            theirs = {
+                p.relative_to(fresh).as_posix() for p in (fresh / sub).rglob("*") if p.is_file()
+            }
+            for name in sorted(ours | theirs):
+                if name not in ours:
+                    problems.append(f"{name}: missing")
+                elif name not in theirs:
+                    problems.append(f"{name}: no longer generated")
+                elif (folder / name).read_bytes() != (fresh / name).read_bytes():
+                    problems.append(f"{name}: stale")
+        return problems
+
+
+def build(options: BuildOptions) -> int:
+    folder = Path(options.out) if options.out else _checkout() / "docs"
+    if options.check:
+        if not folder.is_dir():
+            raise UsageError(f"--out {folder}: no such folder")
+        problems = stale_files(folder)
+        for problem in problems:
+            print(f"{folder / problem}", file=sys.stderr)
+        if problems:
+            print(
+                f"camelup docs build --check: {len(problems)} file(s) differ;"
+                " run `camelup docs build` and commit the result",
+                file=sys.stderr,
+            )
+            return exits.FAILED
+        print("docs build --check: docs/ is up to date")
+        return exits.OK
+    changed = write_pages(folder)
+    print(f"docs build: {len(changed)} file(s) written or removed in {folder}")
+    return exits.OK
+
+
+def site(options: SiteOptions) -> int:
+    from camelup.docs.site import BrokenLinks, NotASiteFolder, build_site
+
+    root = Path(options.root) if options.root else _checkout()
+    try:
+        written = build_site(root, Path(options.out))
+    except NotASiteFolder as error:
+        raise UsageError(str(error)) from None
+    except BrokenLinks as broken:
+        for problem in broken.problems:
+            print(f"camelup docs site: {problem}", file=sys.stderr)
+        return exits.FAILED
+    print(f"docs site: {len(written)} file(s) in {options.out}")
+    return exits.OK
+
+
+VERBS: tuple[Verb[Any], ...] = (
+    Verb(
+        name="build",
+        summary="regenerate docs/rulings/ and docs/spec/",
+        example="camelup docs build\ncamelup docs build --check  # CI: exit 1 when docs/ is stale",
+        exit_codes=(
+            (exits.OK, "written (or, with --check, docs/ is up to date)"),
+            (exits.FAILED, "--check: docs/ is stale (one line per file)"),
+            (exits.USAGE, "usage error: no docs/ folder found, bad option"),
+        ),
+        add_arguments=_build_arguments,
+        options=BuildOptions.from_namespace,
+        handle=build,
+    ),
+    Verb(
+        name="site",
+        summary="build the static HTML site of docs/ into a folder",
+        example="camelup docs site site/",
+        exit_codes=(
+            (exits.OK, "written"),
+            (exits.FAILED, "a link of the documents leads nowhere (one line each)"),
+            (exits.USAGE, "usage error: no docs/ folder found, OUT is not a site folder"),
+        ),
+        add_arguments=_site_arguments,
+        options=SiteOptions.from_namespace,
+        handle=site,
+    ),
+)

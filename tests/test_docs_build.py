@@ -1,0 +1,286 @@
+"""The generated pages of docs/ (``camelup docs build``) and the static site's converter.
+
+The facts the pages must show are read here straight from the raw files (the JSON of the case
+files, the headings of spec/rulings.md), not from the generator's own helpers, so that a
+generator that drops a case or a ruling is caught.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from camelup.cli.docs import stale_files
+from camelup.docs.markdown import slug, to_html
+from camelup.docs.pages import build_pages
+from camelup.docs.site import BrokenLinks, NotASiteFolder, build_site
+from camelup.spec.registry import load_registry
+
+REPO = Path(__file__).resolve().parent.parent
+SVG = "{http://www.w3.org/2000/svg}svg"
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, str]:
+    return build_pages()
+
+
+def raw_cases() -> list[dict[str, Any]]:
+    cases = []
+    for path in sorted((REPO / "conformance").glob("*/**/*.json")):
+        if "schema" not in path.parts:
+            cases += json.loads(path.read_text("utf-8"))["cases"]
+    return cases
+
+
+def register() -> str:
+    """spec/rulings.md without its fenced blocks (the format example is no entry)."""
+    text = (REPO / "spec" / "rulings.md").read_text("utf-8")
+    return re.sub(r"^```.*?^```$", "", text, flags=re.M | re.S)
+
+
+def ruling_ids_in_register() -> list[str]:
+    return re.findall(r"^### (RUL-\d+) ", register(), flags=re.M)
+
+
+def test_the_committed_docs_are_what_the_build_writes_now() -> None:
+    assert stale_files(REPO / "docs") == [], "run `camelup docs build` and commit docs/"
+
+
+def test_the_build_is_deterministic(pages: dict[str, str]) -> None:
+    assert build_pages() == pages
+    assert list(pages) == sorted(pages)
+    text = "".join(pages.values())
+    assert str(REPO) not in text  # no absolute path of this machine
+    assert not re.search(r"20\d\d-\d\d-\d\d", text)  # no date
+
+
+def test_a_page_per_ruling_variant_and_chapter(pages: dict[str, str]) -> None:
+    rulings = ruling_ids_in_register()
+    assert len(rulings) >= 51
+    for ruling in rulings:
+        assert pages[f"rulings/{ruling}.md"].splitlines()[2].startswith(f"# {ruling} ")
+    variants = re.findall(
+        r"^- \*\*Defines variant:\*\* `([a-z0-9-]+)`",
+        register(),
+        flags=re.M,
+    )
+    assert len(variants) == 5
+    for name in variants:
+        assert f"# Variant `{name}`" in pages[f"rulings/variant-{name}.md"]
+    chapters = sorted(
+        p.name for p in (REPO / "spec").glob("[01][0-9]-*.md") if p.name != "00-about.md"
+    )
+    assert [p for p in pages if p.startswith("spec/") and p != "spec/README.md"] == [
+        f"spec/{name}" for name in chapters
+    ]
+
+
+def test_each_ruling_page_carries_the_register_text(pages: dict[str, str]) -> None:
+    for block in re.split(r"^### ", register(), flags=re.M)[1:]:
+        ruling = block.split()[0]
+        if not ruling.startswith("RUL-"):
+            continue
+        for field in ("Question", "Ruling", "Why", "Sources"):
+            value = re.search(rf"^- \*\*{field}:\*\* (.*)$", block, flags=re.M)
+            assert value is not None
+            assert value[1] in pages[f"rulings/{ruling}.md"], (ruling, field)
+
+
+def ruling_clauses() -> dict[str, set[str]]:
+    found = {}
+    for block in re.split(r"^### ", register(), flags=re.M)[1:]:
+        clauses = re.search(r"^- \*\*Clauses:\*\* (.*)$", block, flags=re.M)
+        assert clauses is not None
+        found[block.split()[0]] = set(re.findall(r"`([^`]+)`", clauses[1]))
+    return found
+
+
+def citing_cases() -> dict[str, list[dict[str, Any]]]:
+    """Ruling -> the hand-written cases naming it in ``ruling`` or as their source."""
+    citing: dict[str, list[dict[str, Any]]] = {}
+    for case in raw_cases():
+        if case["source"]["kind"] == "generated":
+            continue
+        named = {case.get("ruling"), case["source"].get("ref")}
+        if case["source"]["kind"] != "ruling":
+            named = {case.get("ruling")}
+        for ruling in named - {None}:
+            citing.setdefault(str(ruling), []).append(case)
+    return citing
+
+
+def test_cases_citing_a_ruling_are_listed_and_rulings_without_one_say_so(
+    pages: dict[str, str],
+) -> None:
+    citing = citing_cases()
+    for ruling in ruling_ids_in_register():
+        section = pages[f"rulings/{ruling}.md"].split("## Cases that cite this ruling")[1]
+        section = section.split("\n## ")[0]
+        for case in citing.get(ruling, []):
+            assert f"`{case['id']}`" in section, (ruling, case["id"])
+        said_none = "No conformance case cites this ruling" in section
+        assert said_none == (ruling not in citing), ruling
+
+
+def test_diagrams_are_drawn_from_a_case_that_cites_the_ruling(pages: dict[str, str]) -> None:
+    """A ruling's diagram is of a case citing it; failing any, of a case checking its clauses;
+    failing that, the page says there is nothing to draw. A variant's, of a case selecting it."""
+    by_id = {str(c["id"]): c for c in raw_cases()}
+    citing = citing_cases()
+    clauses_of = ruling_clauses()
+    hand_written = [c for c in raw_cases() if c["source"]["kind"] != "generated"]
+    drawn = 0
+    for path, page in pages.items():
+        name = path.removeprefix("rulings/").removesuffix(".md")
+        if not re.fullmatch(r"RUL-\d+|variant-[a-z0-9-]+", name) or not path.startswith("rulings/"):
+            continue
+        images = re.findall(r"!\[[^\]]*\]\((img/[^)]+\.svg)\)", page)
+        checking = [c for c in hand_written if clauses_of.get(name, set()) & set(c["clauses"])]
+        if not images:
+            assert name.startswith("RUL-") and name not in citing and not checking, name
+            assert "there is nothing to draw" in page
+            continue
+        for image in images:
+            root = ElementTree.fromstring(pages[f"rulings/{image}"])
+            assert root.tag == SVG and float(root.get("width", "0")) > 0
+        drawn += 1
+        case_id = re.search(r"^Case `([^`]+)`", page, flags=re.M)
+        assert case_id is not None, path
+        case = by_id[case_id[1]]
+        if name.startswith("variant-"):
+            assert name.removeprefix("variant-") in case["ruleset"]["variants"], path
+        elif name in citing:
+            assert case in citing[name], path
+        else:
+            assert clauses_of[name] & set(case["clauses"]), path
+            assert "No case cites this ruling, so the diagram below" in page
+    assert drawn >= 55  # at least 50 of the 51 rulings and all 5 variants
+
+
+def test_chapter_pages_link_each_clause_to_its_cases_and_its_code(pages: dict[str, str]) -> None:
+    registry = load_registry()
+    page = pages["spec/06-tiles.md"]
+    block = page.split("### 6.2 `tile.place.not-adjacent`")[1].split("\n### ")[0]
+    assert "`tile.place.not-adjacent/next-to-a-tile`" in block
+    assert "](../../reference/camelup/rules/tiles.py)" in block
+    for clause in registry.clauses:
+        chapter = pages[f"spec/{clause.file}"]
+        assert f"### {clause.number} `{clause.id}`" in chapter
+
+
+def test_a_stale_docs_folder_is_named_file_by_file(tmp_path: Path) -> None:
+    copy = tmp_path / "docs"
+    shutil.copytree(REPO / "docs" / "rulings", copy / "rulings")
+    shutil.copytree(REPO / "docs" / "spec", copy / "spec")
+    (copy / "rulings" / "RUL-07.md").write_text("edited by hand\n", "utf-8")
+    (copy / "spec" / "03-turn.md").unlink()
+    (copy / "rulings" / "RUL-99.md").write_text("left over\n", "utf-8")
+    assert stale_files(copy) == [
+        "rulings/RUL-07.md: stale",
+        "rulings/RUL-99.md: no longer generated",
+        "spec/03-turn.md: missing",
+    ]
+    command = [sys.executable, "-m", "camelup", "docs", "build", "--check", "--out", str(copy)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 1 and "RUL-07.md" in result.stderr
+
+
+def test_markdown_headings_get_githubs_anchors() -> None:
+    registry = load_registry()
+    clause = registry.clause("tile.place.empty-space")
+    assert slug("6.1 `tile.place.empty-space`") == "61-tileplaceempty-space" == clause.anchor
+    page = to_html("# A `b` c?\n\n## A `b` c?\n")
+    assert page.anchors == ("a-b-c", "a-b-c-1")
+
+
+def test_markdown_blocks_and_inline() -> None:
+    source = (
+        "Some **bold**, *em* and `co|de` with [a link](x.md#y) & <tag>.\n"
+        "\n"
+        "- one\n  continued\n- two\n"
+        "\n"
+        "| a | b |\n|---|--:|\n| 1 \\| 2 | 3 |\n"
+        "\n"
+        '```json\n{"x": 1} <b>\n```\n'
+        "<!-- hidden -->\n"
+    )
+    page = to_html(source, rewrite=lambda target: target.replace(".md", ".html"))
+    assert page.body == (
+        "<p>Some <strong>bold</strong>, <em>em</em> and <code>co|de</code> with"
+        ' <a href="x.html#y">a link</a> &amp; &lt;tag&gt;.</p>\n'
+        "<ul>\n<li>one continued</li>\n<li>two</li>\n</ul>\n"
+        '<table>\n<thead><tr><th>a</th><th style="text-align:right">b</th>\n'
+        '</tr></thead><tbody>\n<tr><td>1 | 2</td><td style="text-align:right">3</td></tr>\n'
+        "</tbody></table>\n"
+        '<pre><code class="language-json">{"x": 1} &lt;b&gt;</code></pre>\n'
+    )
+    assert page.targets == ("x.md#y",)
+
+
+def _tiny_repository(root: Path, link: str) -> None:
+    (root / "docs" / "implementers").mkdir(parents=True)
+    (root / "README.md").write_text("# Readme\n", "utf-8")
+    (root / "docs" / "implementers" / "README.md").write_text("# Guide\n\n## Part\n", "utf-8")
+    (root / "docs" / "adapter-protocol.md").write_text("# Protocol\n", "utf-8")
+    (root / "docs" / "testing.md").write_text(f"# Testing\n\nSee [there]({link}).\n", "utf-8")
+    for folder in ("spec", "rulings"):
+        (root / "docs" / folder).mkdir()
+        (root / "docs" / folder / "README.md").write_text(f"# {folder}\n", "utf-8")
+
+
+def test_the_site_build_refuses_broken_links_and_anchors(tmp_path: Path) -> None:
+    _tiny_repository(tmp_path / "good", "implementers/README.md#part")
+    written = build_site(tmp_path / "good", tmp_path / "out")
+    assert "docs/testing.html" in written and "docs/implementers/README.html" in written
+    html = (tmp_path / "out" / "docs" / "testing.html").read_text("utf-8")
+    assert 'href="implementers/README.html#part"' in html
+    for link, why in [("nowhere.md", "no such file"), ("implementers/README.md#gone", "anchor")]:
+        root = tmp_path / why.replace(" ", "-")
+        _tiny_repository(root, link)
+        with pytest.raises(BrokenLinks) as raised:
+            build_site(root, tmp_path / "out")
+        assert [why in problem for problem in raised.value.problems] == [True]
+
+
+def test_the_site_build_never_empties_a_folder_it_did_not_write(tmp_path: Path) -> None:
+    _tiny_repository(tmp_path / "repo", "../README.md")
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me", "utf-8")
+    with pytest.raises(NotASiteFolder):
+        build_site(tmp_path / "repo", precious)
+    assert (precious / "notes.txt").read_text("utf-8") == "keep me"
+
+
+def test_the_docs_verbs_refuse_what_they_cannot_do(tmp_path: Path) -> None:
+    def camelup(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "camelup", "docs", *args]
+        return subprocess.run(command, capture_output=True, text=True)
+
+    missing = camelup("build", "--check", "--out", str(tmp_path / "nowhere"))
+    assert (missing.returncode, missing.stderr.count("\n")) == (2, 1)
+    (tmp_path / "notes.txt").write_text("mine", "utf-8")
+    occupied = camelup("site", str(tmp_path))
+    assert occupied.returncode == 2 and "holds no earlier build" in occupied.stderr
+    assert (tmp_path / "notes.txt").read_text("utf-8") == "mine"
+
+
+def test_every_search_entry_leads_to_a_page_and_anchor_of_the_site(tmp_path: Path) -> None:
+    build_site(REPO, tmp_path / "site")
+    script = (tmp_path / "site" / "assets" / "search-index.js").read_text("utf-8")
+    entries = json.loads(script.removeprefix("window.camelupSearchIndex = ").rstrip(";\n"))
+    registry = load_registry()
+    assert {e["id"] for e in entries} >= registry.clause_ids | {r.id for r in registry.rulings}
+    for entry in entries:
+        path, _, anchor = entry["href"].partition("#")
+        page = (tmp_path / "site" / path).read_text("utf-8")
+        assert not anchor or f'id="{anchor}"' in page, entry

@@ -1,0 +1,255 @@
+"""The static site in a real headless browser: Debian's chromium driven by Playwright.
+
+The site is built from this checkout (``camelup docs site``) into a temporary folder and served
+on 127.0.0.1. Every page is loaded: none may log a console error or fail to load a resource,
+every diagram must render with a non-zero size, every link must lead to a page or file that
+exists and every ``#anchor`` to an element of that page; the clause search must find a clause
+and lead to it. A screenshot of one ruling page is kept in ``artifacts/ruling-page.png``.
+
+Without a browser the test fails in CI (``CI`` set) and is skipped, with the reason, elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import http.server
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag, urlsplit
+
+import attrs
+import pytest
+
+from camelup.docs.site import build_site
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "artifacts"
+CHROMIUM = os.environ.get("CAMELUP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RULING_PAGE = "docs/rulings/RUL-04.html"
+
+
+def _no_browser(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI needs the browser test, but {reason}", pytrace=False)
+    pytest.skip(f"no headless browser here: {reason}")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    out = tmp_path_factory.mktemp("site") / "site"
+    build_site(REPO, out)
+    handler = functools.partial(_QuietHandler, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", out
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: a page and its images share a connection
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@attrs.define
+class Visit:
+    """What the browser saw: per page its element IDs, links, images; the problems logged."""
+
+    ids: dict[str, set[str]] = attrs.Factory(dict)
+    links: list[tuple[str, str, str]] = attrs.Factory(list)  # (page, absolute URL, as written)
+    images: list[tuple[str, dict[str, Any]]] = attrs.Factory(list)
+    problems: list[str] = attrs.Factory(list)
+    search: dict[str, str] = attrs.Factory(dict)
+    screenshot: Path | None = None
+
+
+_PAGE_FACTS = """() => ({
+  ids: Array.from(document.querySelectorAll('[id]'), e => e.id),
+  links: Array.from(document.querySelectorAll('a[href]'), a => [a.href, a.getAttribute('href')]),
+  images: Array.from(document.images, i => {
+    const box = i.getBoundingClientRect();
+    return {src: i.getAttribute('src'), complete: i.complete, natural: i.naturalWidth,
+            width: box.width, height: box.height};
+  }),
+})"""
+
+TABS = 6  # pages loaded at once: the crawl takes a few seconds instead of twenty
+
+
+async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> None:
+    context = await browser.new_context()
+    queue = list(pages)
+
+    async def worker() -> None:
+        page = await context.new_page()
+        current = {"url": ""}
+
+        def log(text: str) -> None:
+            visit.problems.append(f"{current['url']}: {text}")
+
+        page.on(
+            "console", lambda m: log(f"console {m.type}: {m.text}") if m.type == "error" else None
+        )
+        page.on("pageerror", lambda e: log(f"script error: {e}"))
+        page.on("requestfailed", lambda r: log(f"failed to load {r.url}"))
+        page.on(
+            "response", lambda r: log(f"HTTP {r.status} for {r.url}") if r.status >= 400 else None
+        )
+        while queue:
+            name = queue.pop(0)
+            current["url"] = name
+            response = await page.goto(base + name, wait_until="load")
+            if response is None or not response.ok:
+                log("the page did not load")
+                continue
+            facts = await page.evaluate(_PAGE_FACTS)
+            visit.ids[name] = set(facts["ids"])
+            visit.links += [(name, absolute, raw) for absolute, raw in facts["links"]]
+            visit.images += [(name, image) for image in facts["images"]]
+        await page.close()
+
+    await asyncio.gather(*(worker() for _ in range(TABS)))
+    await context.close()
+
+
+async def _search(browser: Any, base: str, visit: Visit) -> None:
+    page = await browser.new_page()
+    page.set_default_timeout(5_000)
+    try:
+        await _use_the_search(page, base, visit)
+    except Exception as error:  # reported by the search test, not as an error of every test
+        visit.search["failed"] = f"{type(error).__name__}: {error}"
+    await page.close()
+
+
+async def _use_the_search(page: Any, base: str, visit: Visit) -> None:
+    await page.goto(base + "docs/rulings/README.html")
+    await page.fill("#clause-search", "crazy.no-w")
+    first = page.locator("#search-results a").first
+    await first.wait_for()
+    visit.search["first result"] = await first.inner_text()
+    await first.click()
+    await page.wait_for_url("**/docs/spec/07-crazy.html#77-crazyno-wrap")
+    visit.search["heading"] = await page.locator("[id='77-crazyno-wrap']").inner_text()
+    # Enter jumps to the best match, here a ruling by its ID.
+    await page.fill("#clause-search", "RUL-04")
+    await page.press("#clause-search", "Enter")
+    await page.wait_for_url("**/docs/rulings/RUL-04.html")
+    visit.search["title after Enter"] = await page.title()
+
+
+async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
+    page = await browser.new_page(viewport={"width": 1100, "height": 900})
+    await page.goto(base + RULING_PAGE, wait_until="load")
+    ARTIFACTS.mkdir(exist_ok=True)
+    visit.screenshot = ARTIFACTS / "ruling-page.png"
+    await page.screenshot(path=str(visit.screenshot), full_page=True)
+    await page.close()
+
+
+async def _browse(base: str, pages: list[str]) -> Visit:
+    from playwright.async_api import async_playwright
+
+    visit = Visit()
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            await _load_all(browser, base, pages, visit)
+            await _search(browser, base, visit)
+            await _screenshot(browser, base, visit)
+        finally:
+            await browser.close()
+    return visit
+
+
+@pytest.fixture(scope="module")
+def visit(site: tuple[str, Path]) -> Visit:
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        _no_browser("the playwright package is not installed (pip install playwright)")
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
+        _no_browser(f"{CHROMIUM} is missing (apt-get install chromium)")
+    base, out = site
+    pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
+    return asyncio.run(_browse(base, pages))
+
+
+def test_every_page_loads_without_console_errors(site: tuple[str, Path], visit: Visit) -> None:
+    _, out = site
+    pages = {p.relative_to(out).as_posix() for p in out.rglob("*.html")}
+    assert len(pages) > 100  # the rulings, chapters, guides and the files they link to
+    assert set(visit.ids) == pages
+    assert visit.problems == []
+
+
+def test_every_diagram_renders_with_a_size(visit: Visit) -> None:
+    diagrams = [(page, image) for page, image in visit.images if image["src"].endswith(".svg")]
+    assert len(diagrams) >= 100  # every ruling and variant page draws a real case
+    broken = [
+        f"{page}: {image['src']} {image}"
+        for page, image in diagrams
+        if not (image["complete"] and image["natural"] > 0)
+        or not (image["width"] > 0 and image["height"] > 0)
+    ]
+    assert broken == []
+
+
+def test_no_link_or_anchor_is_broken(site: tuple[str, Path], visit: Visit) -> None:
+    base, out = site
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    broken = []
+    internal = 0
+    for page, absolute, raw in visit.links:
+        if not absolute.startswith(base):
+            parts = urlsplit(absolute)
+            if parts.scheme not in ("http", "https", "mailto") or not parts.netloc:
+                broken.append(f"{page}: {raw!r} is neither on the site nor a web address")
+            elif parts.hostname in ("127.0.0.1", "localhost"):
+                broken.append(f"{page}: {raw!r} points at another local server")
+            continue  # a web address: not fetched, the test runs offline
+        internal += 1
+        target, fragment = urldefrag(absolute)
+        path = target.removeprefix(base) or "index.html"
+        if path.endswith("/"):
+            path += "index.html"
+        if path not in files:
+            broken.append(f"{page}: {raw!r} leads to {path}, which the site does not have")
+        elif fragment and fragment not in visit.ids.get(path, set()):
+            broken.append(f"{page}: {raw!r}: {path} has no anchor #{fragment}")
+    assert internal > 1000  # real links were checked, not an empty list
+    assert broken == []
+
+
+def test_the_clause_search_finds_a_clause_and_leads_to_it(visit: Visit) -> None:
+    assert visit.search == {
+        "first result": "7.7 crazy.no-wrap",
+        "heading": "7.7 crazy.no-wrap",
+        "title after Enter": "RUL-04 Does a lone crazy camel crossing the finish line end the"
+        " race? · camelup",
+    }
+
+
+def test_a_screenshot_of_a_ruling_page_is_kept(visit: Visit) -> None:
+    assert visit.screenshot is not None
+    data = visit.screenshot.read_bytes()
+    assert data.startswith(b"\x89PNG") and len(data) > 10_000
