@@ -192,6 +192,22 @@ def serve(stdin: IO[bytes], stdout: IO[str]) -> int:
 
 
 def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m camelup.adapter")
+    parser.add_argument(
+        "--mutant",
+        metavar="NAME",
+        help="serve a deliberately wrong engine (camelup conformance mutants --list)",
+    )
+    options = parser.parse_args()
+    if options.mutant is not None:
+        import camelup.conformance.mutants as mutants
+
+        if options.mutant not in mutants.CATALOGUE:
+            print(f"camelup.adapter: no such mutant: {options.mutant}", file=sys.stderr)
+            return 2
+        mutants.activate(options.mutant)
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     try:
         return serve(sys.stdin.buffer, stdout)

@@ -1,5 +1,5 @@
 """``camelup conformance``: run, list, show, explain, validate, coverage, generate, fuzz,
-report, export."""
+report, export, mutants."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from camelup.cli.conformance import (
     export,
     fuzz,
     generate,
+    mutants,
     report,
     run,
     show,
@@ -30,4 +31,5 @@ VERBS: tuple[Verb[Any], ...] = (
     fuzz.VERB,
     report.VERB,
     export.VERB,
+    mutants.VERB,
 )
