@@ -179,13 +179,27 @@ def test_an_interrupted_run_writes_the_junit_report_of_the_finished_cases(
 
 
 def test_sigterm_during_a_jsonl_run_to_stdout_ends_with_the_footer(tmp_path: Path) -> None:
-    process, log, out, err = _interrupted_run(tmp_path, signal.SIGTERM, "--format", "jsonl")
+    log = tmp_path / "adapter.log"
+    process = subprocess.Popen(
+        camelup("conformance", "run", *SELECTION, "--timeout", "60", "--adapter",
+                evil("stall", log), "--format", "jsonl"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert process.stdout is not None
+    # The signal comes once the runner has streamed the header and two cases (not merely
+    # once the adapter answered them: the runner may not have read those replies yet).
+    head = [process.stdout.readline() for _ in range(3)]
+    process.send_signal(signal.SIGTERM)
+
+    rest, err = process.communicate(timeout=GUARD)
+    out = "".join(head) + rest
     assert process.returncode == 143, err
     lines = jsonl_lines(out)
     assert lines[0]["report"] == 1 and lines[0]["implementation"]["name"] == "camelup"
     footer = lines[-1]
     assert footer["interrupted"] == "SIGTERM" and footer["exit_code"] == 143
     assert footer["selected"] == 8 and len(lines) - 2 == 2
+    assert len({line["id"] for line in lines[1:-1]}) == 2, "each finished case once"
     assert sum(footer["counts"].values()) == len(lines) - 2
     assert_no_process_left(log)
 

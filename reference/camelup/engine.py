@@ -170,7 +170,8 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
 @implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
 def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
     roll = action.roll
-    problem = movement.roll_problem(state.pyramid, roll)
+    pyramid = state.pyramid
+    problem = movement.roll_problem(pyramid, roll)
     if problem is not None:
         raise problem.illegal()
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
@@ -203,7 +204,6 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
         return Result(_end_game(new, events), tuple(events))
     if leg_is_over(state.ruleset, len(revealed)):
         return Result(_end_leg(new, action.player, events), tuple(events))
-    pyramid = state.pyramid
     out = pyramid.index(roll.die)
     # The roll took this die out and no unit crossed: what the new state would derive.
     prime_derived(new, pyramid=pyramid[:out] + pyramid[out + 1 :], is_over=False, result=None)

@@ -203,9 +203,12 @@ class _Run:
         if result.verdict in ("failed", "errored"):
             self.failures += 1
         while self._next in self.results:
-            if self._on_result is not None:
-                self._on_result(self.results[self._next])
+            result = self.results[self._next]
+            # Counted as handed on before it is: a signal raised once its report line is
+            # written must not leave it to flush() to write a second time.
             self._next += 1
+            if self._on_result is not None:
+                self._on_result(result)
 
     def flush(self) -> None:
         """Hand on the decided results not yet handed on (the run ended before the others)."""

@@ -232,11 +232,14 @@ def prime_derived(
     that for every state the engine builds. Nothing is stored beside the derivation: these are
     the same cached members, filled early.
     """
-    object.__setattr__(state, "pyramid", pyramid)
-    object.__setattr__(state, "is_over", is_over)
-    object.__setattr__(state, "result", result)
+    _fill(state, "pyramid", pyramid)
+    _fill(state, "is_over", is_over)
+    _fill(state, "result", result)
     if ticket_stacks is not None:
-        object.__setattr__(state, "ticket_stacks", ticket_stacks)
+        _fill(state, "ticket_stacks", ticket_stacks)
     if hands is not None:
-        object.__setattr__(state, "hands", hands)
+        _fill(state, "hands", hands)
     return state
+
+
+_fill = object.__setattr__  # the frozen class refuses setattr; its cache slots take this
