@@ -40,7 +40,6 @@ from camelup.trace import implements
 
 __all__ = [
     "Claims",
-    "card_order",
     "claimed_partnerships",
     "claims_problem",
     "state_problem",
@@ -76,13 +75,6 @@ def _camel_clause(ruleset: Ruleset, camel: Camel) -> str:
 
 def _die_clause(ruleset: Ruleset, die: Die) -> str:
     return "camels.crazy" if die is Die.GREY else f"camels.racing.{ruleset.edition.value}"
-
-
-def card_order(ruleset: Ruleset) -> Callable[[Camel], int]:
-    """Sort key for camels: the racing camels of the edition in order, then the others."""
-    racing = ruleset.racing_camels
-    others = list(Camel)
-    return lambda c: racing.index(c) if c in racing else len(racing) + others.index(c)
 
 
 def _is_seat(state: State, seat: int) -> bool:

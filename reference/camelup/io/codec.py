@@ -52,7 +52,6 @@ from camelup.model.track import FIRST_SPACE, LAST_SPACE, MIN_SPACE, SLOTS, slot
 from camelup.rules.setup import Setup
 from camelup.validation import (
     Claims,
-    card_order,
     claimed_partnerships,
     claims_problem,
     validate_state,
@@ -208,16 +207,6 @@ def _ruleset_to_json(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def _hand_to_json(
-    hand: frozenset[Camel], racing: tuple[Camel, ...], order: Callable[[Camel], int]
-) -> list[str]:
-    """A hand of finish cards in canonical order: the racing camels' order."""
-    cards = [camel._value_ for camel in racing if camel in hand]
-    if len(cards) != len(hand):  # a card that is no racing camel (an invalid state): sort all
-        cards = [camel.value for camel in sorted(hand, key=order)]
-    return cards
-
-
 # The state is on the hot path of the runner: its encoder is written out, with the member
 # encoders looked up once.
 _LEG_TICKET = CONVERTER.get_unstructure_hook(LegTicket)
@@ -227,8 +216,7 @@ _CARD = CONVERTER.get_unstructure_hook(FinishCard)
 
 
 def _state_to_json(state: State) -> dict[str, Any]:
-    order = card_order(state.ruleset)
-    racing = state.ruleset.racing_camels
+    racing, hands = state.ruleset.racing_camels, state.hands
     track = {}
     for index, stack in enumerate(state.track):
         space = index + MIN_SPACE
@@ -240,7 +228,7 @@ def _state_to_json(state: State) -> dict[str, Any]:
             "money": p.money,
             "leg_tickets": [_LEG_TICKET(t) for t in p.leg_tickets],
             "pyramid_tickets": p.pyramid_tickets,
-            "finish_cards": _hand_to_json(state.hand(seat), racing, order),
+            "finish_cards": [c._value_ for c in racing if c in hands[seat]],  # racing order
             "partner": state.partner_of(seat),
         }
         for seat, p in enumerate(state.players)
