@@ -138,7 +138,7 @@ def play(state: State, action: dict[str, Any]) -> State:
             {"owner": action["player"], "camel": action["camel"]}
         )
     else:
-        raise Refused("no-partnerships", "partner.six-plus")  # the toy plays 3 to 5 players only
+        raise Refused("no-partnerships", "partner.six-plus")  # the toy has no partnership cards
     state["to_move"] = (action["player"] + 1) % len(state["players"])
     return state
 
@@ -286,8 +286,6 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     ruleset = case["ruleset"]
     if ruleset["edition"] != "second" or ruleset["modules"] or ruleset["variants"]:
         return {"skipped": {"reason": "the toy plays the plain second edition only"}}
-    if ruleset["players"] > 5:
-        return {"skipped": {"reason": "the toy has no partnerships, so it plays 3 to 5 players"}}
     given = case["given"]
     state = copy(given["state"]) if "state" in given else new_game(ruleset, given["setup"])
     reply: dict[str, Any] = {"initial_state": canonical(state), "steps": []}
@@ -352,7 +350,8 @@ def run_odds(case: dict[str, Any]) -> dict[str, Any]:
 HELLO = {
     "protocol": 1,
     "implementation": {"name": "toy-camels", "version": "0.0.1", "language": "python"},
-    "supports": {"editions": ["second"], "modules": [], "variants": []},
+    # 6 to 8 players, but no partnership cards: the cases that form or show one are not sent.
+    "supports": {"editions": ["second"], "modules": [], "variants": [], "partnerships": False},
     "capabilities": ["error_clauses"],
 }
 

@@ -74,6 +74,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         odds_wanted,
         reply_kind,
     )
+    from camelup.conformance.features import needs_partnerships
     from camelup.conformance.protocol import AdapterStartError, Reply
     from camelup.conformance.runner import verdict
 
@@ -94,6 +95,11 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         if not hello.supports(case.ruleset):
             error_line(
                 shared.PREFIX, f"the adapter does not support {hello.unsupported(case.ruleset)}"
+            )
+            return exits.ADAPTER
+        if not hello.supports_case(case.ruleset, needs_partnerships(case.raw)):
+            error_line(
+                shared.PREFIX, "the adapter does not support partnerships, which the case needs"
             )
             return exits.ADAPTER
         wire = case.wire(

@@ -242,6 +242,8 @@ def _declares(report: RunReport) -> str:
         parts.append(f"modules {', '.join(sorted(hello.modules))}")
     if hello.variants:
         parts.append(f"{len(hello.variants)} variants")
+    if not hello.partnerships:
+        parts.append("no partnerships")
     return "; ".join(parts)
 
 
