@@ -14,8 +14,9 @@ Run the suite against it and read the failures, which name the clauses the toy b
     camelup conformance run --adapter "python docs/toy_adapter.py"
 
 The adapter declares what it really supports: the second edition with no module and no variant,
-rejection clauses (``error_clauses``), but no events and no legal-action lists, so the runner
-skips the cases it cannot judge and compares only states and rejections.
+three to eight players but no partnership cards (``"partnerships": false``), rejection clauses
+(``error_clauses``), but no events and no legal-action lists, so the runner skips the cases it
+cannot judge and compares only states and rejections.
 
 With ``--odds`` it is a leg-odds *solver* instead (capability ``odds`` alone, so the runner sends
 it only the odds checks): it enumerates every die sequence with the toy engine's moves above and

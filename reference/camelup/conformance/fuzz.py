@@ -234,6 +234,39 @@ def _check_shape(wire: Mapping[str, Any], body: Mapping[str, Any], capabilities:
 
 
 @attrs.frozen
+class _Draw:
+    """One game to play, as drawn from the run's seed: played out where it is judged."""
+
+    number: int
+    ruleset: Mapping[str, Any]
+    seed: int
+    partnerships: bool
+
+    def wire(self) -> dict[str, Any]:
+        ruleset = ruleset_from_json(self.ruleset)
+        game = random_game(ruleset, random.Random(self.seed), partnerships=self.partnerships)
+        setup = {"setup": to_json(game.setup)}
+        return wire_case(self.ruleset, setup, [to_json(a) for a in game.actions])
+
+
+@attrs.frozen
+class _Judged:
+    """A game's verdict (without the adapter's reply, which is not needed to group it)."""
+
+    steps: int
+    verdict: Verdict
+
+
+def _judge_draws(judge: Judge, draws: Sequence[_Draw]) -> list[_Judged]:
+    wires = [d.wire() for d in draws]
+    verdicts = judge.judge(wires)
+    return [
+        _Judged(len(w["steps"]), attrs.evolve(v, body=None) if isinstance(v, Divergence) else v)
+        for w, v in zip(wires, verdicts, strict=True)
+    ]
+
+
+@attrs.frozen
 class _Example:
     number: int
     wire: dict[str, Any]
@@ -301,8 +334,8 @@ class _Local:
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
 
-    def judge_games(self, wires: Sequence[Mapping[str, Any]]) -> list[Verdict]:
-        return self.judge.judge(wires)
+    def judge_games(self, draws: Sequence[_Draw]) -> list[_Judged]:
+        return _judge_draws(self.judge, draws)
 
     def shrink_all(self, examples: Sequence[_Example], seed: int) -> list[_Shrunk]:
         return [_shrink_example(self.judge, e, seed) for e in examples]
@@ -324,10 +357,8 @@ def _worker_judge(make_client: Callable[[], Client]) -> Judge:
     return judge
 
 
-def _judge_in_worker(
-    make_client: Callable[[], Client], wires: list[Mapping[str, Any]]
-) -> list[Verdict]:
-    return _worker_judge(make_client).judge(wires)
+def _judge_in_worker(make_client: Callable[[], Client], draws: list[_Draw]) -> list[_Judged]:
+    return _judge_draws(_worker_judge(make_client), draws)
 
 
 def _shrink_in_worker(make_client: Callable[[], Client], example: _Example, seed: int) -> _Shrunk:
@@ -344,9 +375,9 @@ class _Pool:
             max_workers=jobs, mp_context=multiprocessing.get_context("spawn")
         )
 
-    def judge_games(self, wires: Sequence[Mapping[str, Any]]) -> list[Verdict]:
-        size = -(-len(wires) // self.jobs)
-        chunks = [list(wires[i : i + size]) for i in range(0, len(wires), size)]
+    def judge_games(self, draws: Sequence[_Draw]) -> list[_Judged]:
+        size = -(-len(draws) // self.jobs)
+        chunks = [list(draws[i : i + size]) for i in range(0, len(draws), size)]
         futures = [self.executor.submit(_judge_in_worker, self.make_client, c) for c in chunks]
         return [v for chunk in _results(futures) for v in chunk]
 
@@ -394,15 +425,27 @@ def _probe(judge: Judge, rulesets: Sequence[Ruleset]) -> list[Ruleset]:
 
 
 @attrs.frozen
+class _Candidate:
+    """A disagreeing game that may become its group's example."""
+
+    draw: _Draw
+    steps: int
+    divergence: Divergence
+
+    def example(self) -> _Example:
+        return _Example(self.draw.number, self.draw.wire(), self.divergence)
+
+
+@attrs.frozen
 class _Group:
     first_game: int
     games: int
-    smallest: _Example
+    smallest: _Candidate  # fewest steps, then the earliest game
 
-    def add(self, example: _Example) -> _Group:
-        steps = len(example.wire["steps"]), example.number
-        if steps < (len(self.smallest.wire["steps"]), self.smallest.number):
-            return _Group(self.first_game, self.games + 1, example)
+    def add(self, candidate: _Candidate) -> _Group:
+        size = candidate.steps, candidate.draw.number
+        if size < (self.smallest.steps, self.smallest.draw.number):
+            return _Group(self.first_game, self.games + 1, candidate)
         return attrs.evolve(self, games=self.games + 1)
 
 
@@ -473,29 +516,22 @@ def _run(
         return [k for k in groups if expectations.known_finding(k[1], k[0]) is None]
 
     while number < games:
-        batch: list[tuple[int, dict[str, Any]]] = []
+        batch: list[_Draw] = []
         while number < games and len(batch) < ROUND:
             number += 1
             ruleset = rng.choice(families[rng.choice(list(families))])
-            game = random_game(
-                ruleset, random.Random(rng.randrange(2**32)), partnerships=hello.partnerships
-            )
-            wire = wire_case(
-                to_json(ruleset), {"setup": to_json(game.setup)}, [to_json(a) for a in game.actions]
-            )
-            batch.append((number, wire))
-        verdicts = workers.judge_games([w for _, w in batch])
-        for (game_number, wire), found in zip(batch, verdicts, strict=True):
-            if found == "skipped":
+            batch.append(_Draw(number, to_json(ruleset), rng.randrange(2**32), hello.partnerships))
+        for draw, judged in zip(batch, workers.judge_games(batch), strict=True):
+            if judged.verdict == "skipped":
                 skipped += 1
                 continue
             played += 1
-            if isinstance(found, Divergence):
+            if isinstance(judged.verdict, Divergence):
                 disagreeing += 1
-                example = _Example(game_number, wire, found)
-                group = groups.get(found.group)
-                groups[found.group] = (
-                    group.add(example) if group else _Group(game_number, 1, example)
+                example = _Candidate(draw, judged.steps, judged.verdict)
+                group = groups.get(judged.verdict.group)
+                groups[judged.verdict.group] = (
+                    group.add(example) if group else _Group(draw.number, 1, example)
                 )
         progress(Progress(number, games, disagreeing, len(groups)))
         if len(new_groups()) >= max_findings and number < games:
@@ -507,7 +543,7 @@ def _run(
         for (field, clause), group in groups.items()
         if (field, clause) not in chosen and expectations.known_finding(clause, field)
     ]
-    examples = [groups[key].smallest for key in chosen]
+    examples = [groups[key].smallest.example() for key in chosen]
     shrunk = workers.shrink_all(examples, seed)
     findings = [
         Finding(
