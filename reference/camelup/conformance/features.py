@@ -25,6 +25,7 @@ from camelup.model.ruleset import PARTNERSHIP_MIN_PLAYERS
 
 PARTNERSHIP_ACTION = "form_partnership"
 PARTNERSHIP_EVENT = "partnership_formed"
+PARTNERSHIP_SKIP = "the adapter does not support partnerships (the case forms or shows one)"
 
 
 def has_partnership_cards(ruleset: Mapping[str, Any]) -> bool:
@@ -74,4 +75,4 @@ def _is_partner_pointer(key: str, value: Any) -> bool:
     return isinstance(value, Mapping) and value.get("partner") is not None
 
 
-__all__ = ["has_partnership_cards", "needs_partnerships"]
+__all__ = ["PARTNERSHIP_SKIP", "has_partnership_cards", "needs_partnerships"]
