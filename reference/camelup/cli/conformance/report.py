@@ -262,9 +262,13 @@ def _counts(results: Sequence[CaseResult]) -> dict[str, int]:
 
 
 def _title(implementation: Implementation, report: RunReport) -> str:
+    from camelup.conformance.compare import is_solver
+
     if report.hello is None:
         return implementation.shown
-    return f"{report.hello.name} {report.hello.version}"
+    title = f"{report.hello.name} {report.hello.version}"
+    # The same package may be served as an engine and as an odds solver: two sections.
+    return f"{title}, odds solver" if is_solver(report.hello.capabilities) else title
 
 
 def _declares(report: RunReport) -> str:
