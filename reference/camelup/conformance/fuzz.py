@@ -230,7 +230,7 @@ def _check_shape(wire: Mapping[str, Any], body: Mapping[str, Any], capabilities:
             raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
 
 
-# ------------------------------------------------------------------------------- shrinking
+# ------------------------------------------------------------------ games, examples, shrinking
 
 
 @attrs.frozen
@@ -268,6 +268,8 @@ def _judge_draws(judge: Judge, draws: Sequence[_Draw]) -> list[_Judged]:
 
 @attrs.frozen
 class _Example:
+    """A group's smallest game, to shrink."""
+
     number: int
     wire: dict[str, Any]
     divergence: Divergence
