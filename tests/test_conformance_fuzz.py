@@ -366,3 +366,25 @@ def test_legal_actions_are_compared_after_every_step() -> None:
     assert found is not None and (found.kind, found.moment) == ("legal_actions", 2)
     assert found.field == "/legal_actions/*" and "1 missing, 0 unexpected" in found.summary
     assert first_divergence(wire, reference, other, frozenset()) is None  # not declared
+
+
+def test_fuzz_names_camelcalcs_mistakes_after_its_own_expectations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """camelcalc (a published engine, adapters/camelcalc) stacks the start camels in its own
+    order and pays a pyramid ticket at once: the first shows at the given position, the second
+    in a member no reference event wrote; each is named as its expectations file names it."""
+    adapter = shlex.join([sys.executable, str(REPO / "adapters" / "camelcalc" / "adapter.py")])
+    argv = ["conformance", "fuzz", "--adapter", adapter, "--games", "20", "--max-findings", "99"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1, err
+    found = {(c["clauses"][0], c["expect"][0]["after"]) for c in cases_of(out)}
+    assert ("setup.stack-order", 0) in found  # not setup.racing-camels: the spaces are right
+    assert ("move.pyramid.take-ticket", 1) in found  # not the camel's move of that step
+    assert "setup.stack-order at /track/*: " in err
+    assert "move.pyramid.take-ticket at /players/*/money: " in err
+    expectations = str(REPO / "adapters" / "camelcalc" / "expectations.toml")
+    code, out, err = run_cli(capsys, *argv, "--expectations", expectations)
+    left = {c["clauses"][0] for c in cases_of(out)} if out else set()
+    assert not left & {"setup.stack-order", "move.pyramid.take-ticket"}
+    assert "fuzz: known: setup.stack-order at /track/*: " in err

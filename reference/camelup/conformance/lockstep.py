@@ -23,13 +23,16 @@ adapter's, which may have none:
   owner's money, leg scoring for a player it paid, the start marker's passing for ``/to_move``
   and ``/start_player``, ...); when the reference chose a crazy camel that the adapter left where
   it was, the choice's clause (``crazy.select.*``) is named instead; when no event wrote it, the
-  turn order for ``/to_move``, the setup clause of the member at the given position, else the
-  first event that is more than an acknowledgement of the action;
+  turn order for ``/to_move``, else the clause of the action itself (the adapter changed what the
+  action does not change: a pyramid ticket paid at once, say);
+* a difference at the given position is named after the setup rule of the member: for the
+  track, the stacking order when every space holds the right camels, the crazy camels' spaces
+  when only they are elsewhere, else the racing camels' spaces;
 * an events difference is named after the first reference event the adapter reports otherwise;
 * a legal-actions difference after the reference's refusal of the first action the adapter
   wrongly lists, or else the clause of the kind of action it wrongly leaves out;
 * a refusal after the reference's refusal (its clause), an adapter refusing what the reference
-  accepts after its own clause when it names a known one, else the step's first consequence.
+  accepts after its own clause when it names a known one, else the action's clause.
 """
 
 from __future__ import annotations
@@ -185,7 +188,7 @@ def first_divergence(
             refusal = their_step["error"]
             clause = refusal.get("clause") if with_error_clauses else None
             if not (isinstance(clause, str) and known_clause(clause)):
-                clause = _consequence(events) or ACTION_CLAUSES.get(str(action.get("type")), "")
+                clause = ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
             summary = f"{where} was refused: {_error_text(refusal)}; the reference accepts it"
             return Divergence(number, "rejected", "/steps/*/error", clause, (), summary, body)
         before = ours
@@ -243,7 +246,9 @@ def _position(
     if not found:
         return None
     pointers = tuple(pointer(*t) for t in found)
-    if moment == 0:
+    if moment == 0 and found[0][0] == "track":
+        clause = _setup_track_clause(expected.get("track"), actual.get("track"))
+    elif moment == 0:
         clause = SETUP_CLAUSES.get(found[0][0], "setup.racing-camels")
     else:
         clause = state_clause(found[0], events, before, ours, theirs, actions[moment - 1])
@@ -257,6 +262,27 @@ def _position(
     detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
     summary = f"{where}: {shown} differ(s); {pointers[0]}: {detail}"
     return Divergence(moment, "state", pattern(pointers[0]), clause, pointers, summary, body)
+
+
+def _setup_track_clause(ours: Any, theirs: Any) -> str:
+    """Which setup rule a different starting track breaks: the same camels on every space in
+    another order, the crazy camels elsewhere, or the racing camels elsewhere."""
+    if not (isinstance(ours, dict) and isinstance(theirs, dict)):
+        return "setup.racing-camels"
+
+    def spaces(track: dict[str, Any], crazy: bool) -> dict[str, list[str]]:
+        return {
+            space: sorted(
+                c for c in stack if isinstance(c, str) and c.startswith("crazy-") == crazy
+            )
+            for space, stack in track.items()
+            if isinstance(stack, list) and stack
+        }
+
+    racing_alike = spaces(ours, False) == spaces(theirs, False)
+    if racing_alike and spaces(ours, True) == spaces(theirs, True):
+        return "setup.stack-order"
+    return "setup.crazy-space" if racing_alike else "setup.racing-camels"
 
 
 def _at(document: Any, tokens: Sequence[str]) -> Any:
@@ -390,7 +416,9 @@ def state_clause(
         return str(writers[-1]["clause"])
     if tokens[0] == "to_move":
         return "turn.order"
-    return _consequence(events) or ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
+    # The adapter changed what no reference event touched: the rule at issue is what the action
+    # itself does (a pyramid ticket pays nothing until the leg is scored, say).
+    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
 
 
 def _space_of(state: Any, camel: str) -> str | None:
