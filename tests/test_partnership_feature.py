@@ -25,6 +25,7 @@ NO_PARTNERSHIPS = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAUX / 'no_pa
 WITHOUT_PARTNERSHIPS = {
     "ruleset.players.second/eight-players",
     "final.correct-pays/second-eight-players-no-partnership",
+    "leg.score.net/six-players-no-partnership",
 }
 
 
