@@ -38,23 +38,31 @@ def registry_problems(case: Case, registry: Registry) -> list[Problem]:
     elif not recorded and not case.id.startswith(case.primary_clause + "/"):
         add("/id", f"the ID must start with the primary clause {case.primary_clause}/")
     in_play = {case.edition, *case.modules}
-    for index, clause_id in enumerate(case.clauses):
+
+    def check_clause(where: str, clause_id: str) -> None:
         if clause_id not in registry.clause_ids:
-            add(f"/clauses/{index}", f"unknown clause {clause_id}")
-            continue
+            add(where, f"unknown clause {clause_id}")
+            return
         clause = registry.clause(clause_id)
         if not clause.rule_sets & in_play:
             add(
-                f"/clauses/{index}",
+                where,
                 f"clause {clause_id} applies to {', '.join(sorted(clause.rule_sets))},"
                 f" not to {'+'.join(sorted(in_play))}",
             )
         if clause.variant is not None and clause.variant not in case.variants:
             add(
-                f"/clauses/{index}",
+                where,
                 f"clause {clause_id} holds only under the variant {clause.variant},"
                 " which the ruleset does not select",
             )
+
+    for index, clause_id in enumerate(case.clauses):
+        check_clause(f"/clauses/{index}", clause_id)
+    for check in case.checks:
+        if check.clause is not None:  # an error check's is its refusal's, inside "error"
+            inside = "/error/clause" if isinstance(check, ErrorCheck) else "/clause"
+            check_clause(f"/expect/{check.index}{inside}", check.clause)
     known_rulings = {r.id for r in registry.rulings}
     if case.ruling is not None and case.ruling not in known_rulings:
         add("/ruling", f"unknown ruling {case.ruling}")
