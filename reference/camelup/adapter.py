@@ -34,7 +34,14 @@ from camelup.model.state import State
 from camelup.rules.setup import new_game
 
 PROTOCOL = 1
-CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions", "odds")
+CAPABILITIES = (
+    "events",
+    "event_clauses",
+    "error_clauses",
+    "legal_actions",
+    "odds",
+    "state_after_refusal",
+)
 
 
 def _version() -> str:
@@ -68,8 +75,8 @@ def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
     """Execute one wire case (``{"id", "ruleset", "given", "steps", "want"}``) on the engine.
 
     Returns the reply without its ``seq``: ``initial_state`` (or ``initial_error`` when the
-    given position is refused), one entry per step (``{"state", "events"}``, or ``{"error"}``
-    when the step is rejected, which leaves the position unchanged), and the legal actions at
+    given position is refused), one entry per step (``{"state", "events"}``, or ``{"error",
+    "state"}`` when the step is rejected, which leaves the position unchanged), and the legal actions at
     each moment listed in ``want.legal_actions_after``. A case that does not follow the
     protocol's schema gives ``{"errored": {"message"}}``; it never raises.
     """
@@ -121,7 +128,7 @@ def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
             action = action_from_json(step["action"], f"/steps/{index - 1}/action", checked=True)
             result = apply(state, action)
         except CamelUpError as error:
-            steps.append({"error": _error(error)})
+            steps.append({"error": _error(error), "state": to_json(state)})
         else:
             state = result.state
             steps.append({"state": to_json(state), "events": [to_json(e) for e in result.events]})
