@@ -31,6 +31,7 @@ from camelup.io.jsonio import JSONInputError, parse_json
 from camelup.model.errors import CamelUpError, InvalidSetup
 from camelup.model.ruleset import Edition, Module, Variant
 from camelup.model.state import State
+from camelup.rules.ranking import ranking
 from camelup.rules.setup import new_game
 
 PROTOCOL = 1
@@ -40,6 +41,7 @@ CAPABILITIES = (
     "error_clauses",
     "legal_actions",
     "odds",
+    "ranking",
     "state_after_refusal",
 )
 
@@ -76,8 +78,8 @@ def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
 
     Returns the reply without its ``seq``: ``initial_state`` (or ``initial_error`` when the
     given position is refused), one entry per step (``{"state", "events"}``, or ``{"error",
-    "state"}`` when the step is rejected, which leaves the position unchanged), and the legal actions at
-    each moment listed in ``want.legal_actions_after``. A case that does not follow the
+    "state"}`` when the step is rejected, which leaves the position unchanged), and the legal
+    actions at each moment listed in ``want.legal_actions_after``. A case that does not follow the
     protocol's schema gives ``{"errored": {"message"}}``; it never raises.
     """
     violation = schemas.check("protocol#/$defs/wire_case", case)
@@ -116,12 +118,16 @@ def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
     initial = to_json(state)
     wanted = set(case["want"]["legal_actions_after"])
     odds_wanted = set(case["want"].get("odds_after", ()))
+    ranking_wanted = set(case["want"].get("ranking_after", ()))
     found: dict[str, list[Any]] = {}
     odds: dict[str, Any] = {}
+    ranked: dict[str, list[str]] = {}
     if 0 in wanted:
         found["0"] = [to_json(a) for a in legal_actions(state)]
     if 0 in odds_wanted:
         odds["0"] = _odds(state)
+    if 0 in ranking_wanted:
+        ranked["0"] = [camel.value for camel in ranking(state.track)]
     steps: list[dict[str, Any]] = []
     for index, step in enumerate(case["steps"], start=1):
         try:
@@ -136,9 +142,13 @@ def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
             found[str(index)] = [to_json(a) for a in legal_actions(state)]
         if index in odds_wanted:
             odds[str(index)] = _odds(state)
+        if index in ranking_wanted:
+            ranked[str(index)] = [camel.value for camel in ranking(state.track)]
     reply = {"initial_state": initial, "steps": steps, "legal_actions": found}
     if odds_wanted:
         reply["odds"] = odds
+    if ranking_wanted:
+        reply["ranking"] = ranked
     return reply
 
 

@@ -325,6 +325,25 @@ def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
     return sorted({c.after for c in case.checks if isinstance(c, LegalActionsCheck)})
 
 
+RANKING = "ranking"  # the reply gives the adapter's own ranking when asked
+
+
+def ranking_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
+    if RANKING not in capabilities or capabilities == SOLVER:
+        return []
+    return sorted({c.after for c in case.checks if isinstance(c, RankingCheck)})
+
+
+def wire_for(case: Case, capabilities: frozenset[str]) -> dict[str, Any]:
+    """``case`` as sent to an adapter with ``capabilities``: what it is asked to add to a
+    result (legal actions, odds, its own ranking) at which moments."""
+    return case.wire(
+        legal_actions_wanted(case, capabilities),
+        odds_wanted(case, capabilities),
+        ranking_wanted(case, capabilities),
+    )
+
+
 # --------------------------------------------------------------------------------- reply shape
 
 
@@ -376,6 +395,10 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
     for moment in legal_actions_wanted(case, capabilities):
         if str(moment) not in found:
             raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
+    ranked = reply.get("ranking", {})
+    for moment in ranking_wanted(case, capabilities):
+        if str(moment) not in ranked:
+            raise ProtocolViolation(f"/ranking/{moment}: missing, as requested")
 
 
 # ----------------------------------------------------------------------------------- comparing
@@ -448,9 +471,10 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
             if found is not None:
                 mismatches.append(found)
         elif isinstance(check, RankingCheck):
-            found = _compare_ranking(case, check, positions[check.after])
-            if found is not None:
-                mismatches.append(found)
+            own = (
+                reply.get("ranking", {}).get(str(check.after)) if RANKING in capabilities else None
+            )
+            mismatches.extend(_compare_ranking(case, check, positions[check.after], own))
         elif isinstance(check, UnchangedCheck):
             after = raw_steps[check.after - 1]
             found = _compare_unchanged(case, check, positions[check.after - 1], after, order)
@@ -689,15 +713,28 @@ def ranking_of(state: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _compare_ranking(case: Case, check: RankingCheck, state: Any) -> Mismatch | None:
-    got = ranking_of(state)
+def _compare_ranking(
+    case: Case, check: RankingCheck, state: Any, own: Sequence[Any] | None
+) -> list[Mismatch]:
+    """The ranking of the track the adapter reports, and (capability ``ranking``) the ranking
+    the adapter gives itself: each against the expected order."""
     want = list(check.ranking)
-    if got == want:
-        return None
-    place = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g), 0)
-    summary = f"{_moment(case, check.after)}: ranking differs from place {place + 1}"
-    diff = (f"expected: {' > '.join(want)}", f"actual:   {' > '.join(got)}")
-    return Mismatch(check.after, case.clause_of(check), summary, diff, check.index, None, want, got)
+    found = []
+    sides = [("the reported track ranks", ranking_of(state))]
+    if own is not None:
+        sides.append(("the adapter's own ranking is", list(own)))
+    for what, got in sides:
+        if got == want:
+            continue
+        place = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g), 0)
+        summary = f"{_moment(case, check.after)}: {what} wrong from place {place + 1}"
+        diff = (f"expected: {' > '.join(want)}", f"actual:   {' > '.join(map(str, got))}")
+        found.append(
+            Mismatch(
+                check.after, case.clause_of(check), summary, diff, check.index, None, want, got
+            )
+        )
+    return found
 
 
 def _leaves(value: Any, tokens: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -202,13 +202,19 @@ class Case:
         return f"{label}, {self.ruleset.get('players', '?')} players"
 
     def wire(
-        self, legal_actions_after: Iterable[int] = (), odds_after: Iterable[int] = ()
+        self,
+        legal_actions_after: Iterable[int] = (),
+        odds_after: Iterable[int] = (),
+        ranking_after: Iterable[int] = (),
     ) -> dict[str, Any]:
         """The case as sent to an adapter: never its description, sources or expectations.
-        ``want.odds_after`` is there only when odds are wanted (capability ``odds``)."""
+        ``want.odds_after`` and ``want.ranking_after`` are there only when wanted (capabilities
+        ``odds`` and ``ranking``)."""
         want: dict[str, Any] = {"legal_actions_after": sorted(set(legal_actions_after))}
         if odds_after:
             want["odds_after"] = sorted(set(odds_after))
+        if ranking_after:
+            want["ranking_after"] = sorted(set(ranking_after))
         return {
             "id": self.id,
             "ruleset": self.ruleset,

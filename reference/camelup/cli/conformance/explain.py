@@ -70,9 +70,8 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     from camelup.conformance.compare import (
         ProtocolViolation,
         describe_action,
-        legal_actions_wanted,
-        odds_wanted,
         reply_kind,
+        wire_for,
     )
     from camelup.conformance.protocol import AdapterStartError, Reply
     from camelup.conformance.runner import verdict
@@ -96,9 +95,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
                 shared.PREFIX, f"the adapter does not support {hello.unsupported(case.ruleset)}"
             )
             return exits.ADAPTER
-        wire = case.wire(
-            legal_actions_wanted(case, hello.capabilities), odds_wanted(case, hello.capabilities)
-        )
+        wire = wire_for(case, hello.capabilities)
         [(_, outcome)] = list(client.run([wire]))
     except AdapterStartError as error:
         error_line(shared.PREFIX, f"the adapter could not be restarted: {error}")
