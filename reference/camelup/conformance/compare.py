@@ -30,6 +30,7 @@ from camelup.conformance.suite import (
     UnchangedCheck,
 )
 from camelup.io import schemas
+from camelup.io.jsonio import pointer
 
 RACING_ORDER = {
     "first": ("blue", "green", "orange", "yellow", "white"),
@@ -646,12 +647,12 @@ def _compare_legal(
     case: Case, check: LegalActionsCheck, actions: Sequence[Any], order: Sequence[str]
 ) -> Mismatch | None:
     """The exact set, or (``includes`` / ``excludes``) the part of it the check states."""
-    want = {compact(normalise(a)): a for a in check.actions}
-    got = {compact(normalise(a)): a for a in actions}
+    want = {compact(c): c for c in map(normalise, check.actions)}
+    got = {compact(c): c for c in map(normalise, actions)}
     if check.exact:
         missing_keys, extra_keys = want.keys() - got.keys(), got.keys() - want.keys()
     else:
-        banned = {compact(normalise(a)): a for a in check.excluded}
+        banned = {compact(c): c for c in map(normalise, check.excluded)}
         missing_keys, extra_keys = want.keys() - got.keys(), got.keys() & banned.keys()
     if not missing_keys and not extra_keys:
         return None
@@ -668,13 +669,10 @@ def _compare_legal(
     diff.extend(f"+ {a}" for a in extra[:10])
     if len(extra) > 10:
         diff.append(f"+ ... and {len(extra) - 10} more")
-    expected: Any = sorted(want) if check.exact else None
+    expected: Any = [want[k] for k in sorted(want)]
     if not check.exact:
-        expected = {
-            "includes": sorted(want),
-            "excludes": sorted(compact(normalise(a)) for a in check.excluded),
-        }
-        expected = {k: v for k, v in expected.items() if v}
+        stated = {"includes": expected, "excludes": [banned[k] for k in sorted(banned)]}
+        expected = {part: listed for part, listed in stated.items() if listed}
     return Mismatch(
         check.after,
         case.clause_of(check),
@@ -682,18 +680,9 @@ def _compare_legal(
         tuple(diff),
         check.index,
         None,
-        _actions_json(expected),
-        _actions_json(sorted(got)),
+        expected,
+        [got[k] for k in sorted(got)],
     )
-
-
-def _actions_json(value: Any) -> Any:
-    """Canonical actions (compact strings here) back as JSON objects."""
-    if isinstance(value, dict):
-        return {k: _actions_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json.loads(v) for v in value]
-    return value
 
 
 def ranking_of(state: Mapping[str, Any]) -> list[str]:
@@ -750,7 +739,7 @@ def _leaves(value: Any, tokens: tuple[str, ...] = ()) -> dict[str, Any]:
         for number, item in enumerate(value):
             found.update(_leaves(item, (*tokens, str(number))))
         return found
-    return {"".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens): value}
+    return {pointer(*tokens): value}
 
 
 def _compare_unchanged(

@@ -5,7 +5,8 @@ given position loads with the codec, unique case IDs); IDs that start with their
 (recorded games: ``generated.<family>/<seed>``); every clause, ruling and variant exists in the
 spec registry and fits the case's rule set; a case expecting its given position refused has
 nothing else to check; and the bundled reference passes every case. ``coverage``: clause x
-cases x implementation sites; a must-clause implemented by the engine with no case is a gap.
+cases x checks x implementation sites; a must-clause implemented by the engine that no check
+judges is a gap.
 """
 
 from __future__ import annotations
@@ -147,6 +148,10 @@ def _sort_pointer(pointer: str) -> tuple[Any, ...]:
 
 @attrs.frozen
 class CoverageRow:
+    """One clause: the cases that list it, the checks that judge it (``named``: naming it
+    themselves; ``by_default``: checks without a clause of cases whose primary clause it is),
+    each check as ``<case ID>#/expect/<index>``, and where the engine implements it."""
+
     clause: str
     number: str
     level: str
@@ -154,11 +159,23 @@ class CoverageRow:
     rule_sets: tuple[str, ...]
     cases: tuple[str, ...]
     sites: tuple[str, ...]
+    named: tuple[str, ...] = ()
+    by_default: tuple[str, ...] = ()
+
+    @property
+    def checks(self) -> int:
+        return len(self.named) + len(self.by_default)
 
     @property
     def gap(self) -> bool:
-        """A must-clause the engine implements and no case checks."""
-        return self.level == "must" and self.code == "engine" and not self.cases
+        """A must-clause the engine implements that no check judges (a case listing it among
+        its clauses is not enough)."""
+        return self.level == "must" and self.code == "engine" and not self.checks
+
+    @property
+    def listed_only(self) -> bool:
+        """Listed by a case, yet judged by no check: no check names it or falls back to it."""
+        return bool(self.cases) and not self.checks
 
 
 def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
@@ -168,11 +185,19 @@ def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
 
     registry = load_registry()
     by_clause: dict[str, list[str]] = {}
+    named: dict[str, list[str]] = {}
+    by_default: dict[str, list[str]] = {}
     for case in cases:
         if case.source.get("kind") == "generated":
             continue  # recorded games pin regressions; coverage counts cases written from rules
         for clause in case.clauses:
             by_clause.setdefault(clause, []).append(case.id)
+        for check in case.checks:
+            ref = f"{case.id}#/expect/{check.index}"
+            if check.clause is not None:
+                named.setdefault(check.clause, []).append(ref)
+            else:
+                by_default.setdefault(case.primary_clause, []).append(ref)
     site_names: dict[str, list[str]] = {}
     for site in sites():
         site_names.setdefault(site.clause, []).append(
@@ -187,6 +212,8 @@ def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
             rule_sets=tuple(sorted(c.rule_sets)),
             cases=tuple(by_clause.get(c.id, ())),
             sites=tuple(site_names.get(c.id, ())),
+            named=tuple(named.get(c.id, ())),
+            by_default=tuple(by_default.get(c.id, ())),
         )
         for c in registry.clauses
     ]
