@@ -66,8 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--first-kill",
         action="store_true",
-        help="stop each mutant at its first failing case, trying the cases that cite the mutated"
-        " clause first (fast, for CI; a case count is not reported)",
+        help="stop each mutant at its first failing case naming the mutated clause, trying the"
+        " cases with a check judging it first (fast, for CI; a case count is not reported)",
     )
     parser.add_argument(
         "--quiet",
@@ -82,8 +82,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Verdict:
     """Run ``cases`` against the in-process reference with ``mutant`` applied.
 
-    ``first_kill``: stop at the first failing case, trying the cases that cite the mutated
-    clause first (the verdict then lists that one case; a survivor still runs them all).
+    ``first_kill``: stop at the first failing case whose failure names the mutated clause,
+    trying the cases with a check judging that clause first, and only if none fails the others
+    (the verdict then lists one case; a survivor still runs them all).
     """
     from camelup.conformance.mutants import applied
     from camelup.conformance.protocol import InProcessReference
@@ -93,19 +94,21 @@ def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Ve
         report = run_cases(batch, InProcessReference())
         return [r for r in report.results if r.verdict in ("failed", "errored")]
 
-    def cites(case: Case) -> bool:
-        return mutant.clause in case.clauses or any(
-            case.clause_of(check) == mutant.clause for check in case.checks
-        )
+    def judges(case: Case) -> bool:  # a failure of the case can name the mutated clause
+        return any(case.clause_of(check) == mutant.clause for check in case.checks)
 
     with applied(mutant):
         if not first_kill:
             found = failing(cases)
         else:
-            citing = [c for c in cases if cites(c)]
-            others = [c for c in cases if not cites(c)]
             found = []
-            for case in (*citing, *others):
+            for case in (c for c in cases if judges(c)):
+                failed = failing([case])
+                if failed and _names(failed[0], mutant.clause):
+                    found = failed
+                    break
+                found = found or failed  # a kill, naming another clause: look further
+            for case in () if found else (c for c in cases if not judges(c)):
                 found = failing([case])
                 if found:
                     break
