@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 import attrs
 
 from camelup.adapter import run_case
-from camelup.conformance.compare import SOLVER, ProtocolViolation, reply_kind
+from camelup.conformance.compare import ProtocolViolation, is_solver, reply_kind, wire_for
 from camelup.conformance.expectations import Expectations
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game
 from camelup.conformance.lockstep import ACTION_CLAUSES, Divergence, first_divergence
@@ -148,10 +148,16 @@ class Judge:
         self.checks = 0
 
     def asked(self, wire: Mapping[str, Any]) -> dict[str, Any]:
-        """``wire`` asking for the legal actions at every moment, when the adapter lists them."""
+        """``wire`` asking, at every moment, for the legal actions and the adapter's own ranking
+        when it gives them."""
         moments = list(range(len(wire["steps"]) + 1))
-        wanted = moments if "legal_actions" in self.hello.capabilities else []
-        return {**wire, "want": {"legal_actions_after": wanted}}
+        capabilities = self.hello.capabilities
+        want: dict[str, Any] = {
+            "legal_actions_after": moments if "legal_actions" in capabilities else []
+        }
+        if "ranking" in capabilities:
+            want["ranking_after"] = moments
+        return {**wire, "want": want}
 
     def outcomes(self, wires: Sequence[Mapping[str, Any]]) -> list[Any]:
         found: dict[int, Any] = {}
@@ -224,10 +230,11 @@ def _check_shape(wire: Mapping[str, Any], body: Mapping[str, Any], capabilities:
                 raise ProtocolViolation(
                     f'/steps/{number}: missing key "events" (the adapter declared "events")'
                 )
-    found = body.get("legal_actions", {})
-    for moment in wire["want"]["legal_actions_after"]:
-        if str(moment) not in found:
-            raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
+    for member, wanted in (("legal_actions", "legal_actions_after"), ("ranking", "ranking_after")):
+        found = body.get(member, {})
+        for moment in wire["want"].get(wanted, ()):
+            if str(moment) not in found:
+                raise ProtocolViolation(f"/{member}/{moment}: missing, as requested")
 
 
 # ------------------------------------------------------------------ games, examples, shrinking
@@ -299,16 +306,10 @@ def _confirm(judge: Judge, raw: Mapping[str, Any]) -> bool:
     from camelup.conformance.runner import verdict
 
     case = parse_case(dict(raw), AREA, "<fuzz>")
-    [outcome] = judge.outcomes([case.wire(legal_actions_after=_legal_moments(case, judge))])
+    [outcome] = judge.outcomes([wire_for(case, judge.hello.capabilities)])
     if isinstance(outcome, Broken):
         raise AdapterBroke(outcome.message, outcome.stderr)
     return verdict(case, outcome, judge.hello).verdict != "passed"
-
-
-def _legal_moments(case: Any, judge: Judge) -> list[int]:
-    from camelup.conformance.compare import legal_actions_wanted
-
-    return legal_actions_wanted(case, judge.hello.capabilities)
 
 
 @attrs.frozen
@@ -470,7 +471,7 @@ def fuzz(
     (picklable) makes each worker's own client.
     """
     expectations = expectations or Expectations()
-    if hello.capabilities == SOLVER:
+    if is_solver(hello.capabilities):
         raise NoCommonRuleset("the adapter is an odds solver (capability odds alone): no games")
     judge = Judge(client, hello)
     declared = [

@@ -3,16 +3,16 @@ case, what differs there (its *field*) and which rule went differently (its *cla
 
 Both replies are compared moment by moment, on everything the adapter's capabilities let it be
 judged on: at the given position and after every step, the whole state (canonical form, as
-:mod:`camelup.conformance.compare` has it) and, when declared, the legal actions
-(``legal_actions``); at every step whether it was accepted or refused, the refusal's code (and
-clause with ``error_clauses``) and, when declared, its events (each reference event on its keys,
-the clause too with ``event_clauses``). The first difference found is the divergence; a state
-difference lists every differing pointer, in the state's own member order and the track's space
-order.
+:mod:`camelup.conformance.compare` has it) and, when declared, the adapter's own ranking
+(``ranking``) and the legal actions (``legal_actions``); at every step whether it was accepted
+or refused, the refusal's code (and clause with ``error_clauses``) and, when declared, its
+events (each reference event on its keys, the clause too with ``event_clauses``). The first
+difference found is the divergence; a state difference lists every differing pointer, in the
+state's own member order and the track's space order.
 
 **The field** groups divergences: the first differing state pointer with array indices and track
 spaces written ``*`` (``/players/*/money``, ``/track/*``), or, when no state differs, a pointer
-into the reply: ``/steps/*/events``, ``/legal_actions/*``, ``/steps/*/error``,
+into the reply: ``/steps/*/events``, ``/ranking/*``, ``/legal_actions/*``, ``/steps/*/error``,
 ``/initial_error``, ``/errored``.
 
 **The clause** is read from the reference's events at the diverging step, never from the
@@ -29,6 +29,9 @@ adapter's, which may have none:
   track, the stacking order when every space holds the right camels, the crazy camels' spaces
   when only they are elsewhere, else the racing camels' spaces;
 * an events difference is named after the first reference event the adapter reports otherwise;
+* a difference of the adapter's own ranking (capability ``ranking``) after the ranking rule
+  that orders the first differing pair (``rank.stack`` on one space, ``rank.space`` across
+  spaces, ``rank.crossed-finish`` past the line, ``rank.ignore-crazy`` for a crazy camel ranked);
 * a legal-actions difference after the reference's refusal of the first action the adapter
   wrongly lists, or else the clause of the kind of action it wrongly leaves out;
 * a refusal after the reference's refusal (its clause), an adapter refusing what the reference
@@ -72,7 +75,7 @@ class Divergence:
     """Where and how the adapter first differs from the reference on one case."""
 
     moment: int  # 0: the given position; k: after step k
-    kind: str  # state, events, legal_actions, error, rejected, accepted, refused, errored
+    kind: str  # state, events, ranking, legal_actions, error, rejected, accepted, refused, errored
     field: str  # what differs, as grouped: /players/*/money, /steps/*/events, ...
     clause: str
     pointers: tuple[str, ...]  # every differing state pointer, for kind "state"
@@ -155,8 +158,11 @@ def first_divergence(
     if ours_refused is not None or theirs_refused is not None:
         return _initial(ours_refused, theirs_refused, with_error_clauses, body, known_clause)
     legal = "legal_actions" in capabilities
+    ranked = "ranking" in capabilities
     ours, theirs = reference["initial_state"], body["initial_state"]
     found = _position(0, ours, theirs, ours, [], order, body, actions)
+    if found is None and ranked:
+        found = _ranking(0, reference, body, ours)
     if found is None and legal:
         found = _legal(0, reference, body, order, actions)
     if found is not None:
@@ -196,6 +202,8 @@ def first_divergence(
         found = _position(number, ours, theirs, before, events, order, body, actions)
         if found is None and "events" in capabilities:
             found = _events(number, events, their_step.get("events", []), capabilities, body, where)
+        if found is None and ranked:
+            found = _ranking(number, reference, body, ours)
         if found is None and legal:
             found = _legal(number, reference, body, order, actions)
         if found is not None:
@@ -358,6 +366,37 @@ def _legal(
         f"{where}: legal actions differ ({len(missing)} missing, {len(extra)} unexpected); {what}"
     )
     return Divergence(moment, "legal_actions", "/legal_actions/*", clause, (), summary, body)
+
+
+def _ranking(
+    moment: int, reference: Mapping[str, Any], body: Mapping[str, Any], position: Any
+) -> Divergence | None:
+    """The adapter's own ranking (capability ``ranking``) against the reference's, both of a
+    track they agree on; named after the ranking rule that orders the first pair differently."""
+    ours = list(reference["ranking"][str(moment)])
+    theirs = list(body["ranking"][str(moment)])
+    if ours == theirs:
+        return None
+    place = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), 0)
+    track = position.get("track", {}) if isinstance(position, dict) else {}
+    space = {c: int(s) for s, stack in track.items() for c in stack if s.lstrip("-").isdigit()}
+    if any(isinstance(c, str) and c.startswith("crazy-") for c in theirs):
+        clause = "rank.ignore-crazy"
+    elif place >= min(len(ours), len(theirs)):
+        clause = "rank.one-ranking"
+    else:
+        first, second = space.get(ours[place]), space.get(theirs[place])
+        off_board = any(s is not None and not 1 <= s <= 16 for s in (first, second))
+        if off_board:
+            clause = "rank.crossed-finish"
+        else:
+            clause = "rank.stack" if first == second else "rank.space"
+    where = "the given position" if moment == 0 else f"after step {moment}"
+    summary = (
+        f"{where}: the adapter ranks {' > '.join(map(str, theirs))}; the reference"
+        f" {' > '.join(ours)} (from place {place + 1})"
+    )
+    return Divergence(moment, "ranking", "/ranking/*", clause, (), summary, body)
 
 
 def _refusal_clause(reference: Mapping[str, Any], moment: int, action: Mapping[str, Any]) -> str:
