@@ -388,3 +388,20 @@ def test_fuzz_names_camelcalcs_mistakes_after_its_own_expectations(
     left = {c["clauses"][0] for c in cases_of(out)} if out else set()
     assert not left & {"setup.stack-order", "move.pyramid.take-ticket"}
     assert "fuzz: known: setup.stack-order at /track/*: " in err
+
+
+def test_the_adapters_own_ranking_is_compared_when_declared(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--seed", "0", "--games", "10", "--ruleset", "second"]
+    code, out, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", faux("swapped_ranking.py"), *argv
+    )
+    assert code == 1, err
+    cases = cases_of(out)
+    assert {c["clauses"][0] for c in cases} <= {"rank.stack", "rank.space"} and cases
+    assert all(" at /ranking/*: " in line for line in err.splitlines()[2 : 2 + len(cases)])
+    assert "warning" not in err  # each written case fails on the adapter: it checks the ranking
+    for case in cases:
+        [check] = [c for c in case["expect"] if "ranking" in c]
+        assert len(check["ranking"]) == 5

@@ -202,7 +202,10 @@ def build_case(
     """The ready-to-add case: the reference's values where the adapter differs."""
     moment = divergence.moment
     legal = [moment] if divergence.kind == "legal_actions" else []
-    reference = run_case({**wire, "want": {"legal_actions_after": legal}})
+    want: dict[str, Any] = {"legal_actions_after": legal}
+    if divergence.kind == "ranking":
+        want["ranking_after"] = [moment]
+    reference = run_case({**wire, "want": want})
     order = RACING_ORDER.get(str(wire["ruleset"].get("edition")), ())
     actions = actions_of(wire)
     clause = divergence.clause
@@ -225,8 +228,8 @@ def build_case(
     theirs = _adapter_position(divergence.body, moment)
     if divergence.kind in ("state", "rejected") and theirs is not None:
         tokens = differing(expected, normalise(theirs, (), order))
-    elif divergence.kind in ("events", "legal_actions"):
-        tokens = []  # the state agrees: the events or legal actions say it
+    elif divergence.kind in ("events", "legal_actions", "ranking"):
+        tokens = []  # the state agrees: the events, legal actions or ranking say it
     else:
         tokens = _key_pointers(expected)
     values = {pointer(*t): _value_at(expected, t) for t in tokens if t}
@@ -237,10 +240,12 @@ def build_case(
         expect.append({"after": moment, "events": events, "match": "sequence"})
     if divergence.kind == "legal_actions":
         expect.append({"after": moment, "legal_actions": reference["legal_actions"][str(moment)]})
+    if divergence.kind == "ranking":
+        expect.append({"after": moment, "ranking": reference["ranking"][str(moment)]})
     if not expect:  # nothing to name: check every member
         expect.append({"after": moment, "state": _members(ref_state)})
     clauses = [clause, *dict.fromkeys(str(e["clause"]) for e in events if e["clause"] != clause)]
-    named = list(values) or (["its legal actions"] if legal else ["its events"])
+    named = list(values) or [_what(divergence.kind)]
     shown = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
     if moment == 0:
         description = f"the given position matches the reference at {shown}"
@@ -248,6 +253,10 @@ def build_case(
         action = describe_action(actions[moment - 1])
         description = f"after {action} the game matches the reference at {shown}"
     return _case_json(wire, expect, clauses, description, comment, seed, game)
+
+
+def _what(kind: str) -> str:
+    return {"legal_actions": "its legal actions", "ranking": "its ranking"}.get(kind, "its events")
 
 
 def _case_json(
