@@ -212,7 +212,8 @@ def main() -> None:
         met = measured <= goal if at_most else measured >= goal
         bound = "<=" if at_most else ">="
         verdict = "met" if met else "NOT met"
-        print(f"  {figure:52} {measured:10.4g} {unit:8} goal {bound} {goal:<8g} {verdict}")
+        shown = f"{measured:.4f}" if unit == "s" else f"{measured:,.0f}"
+        print(f"  {figure:52} {shown:>8} {unit:8} goal {bound} {goal:<8,g} {verdict}")
 
 
 if __name__ == "__main__":
