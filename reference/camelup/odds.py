@@ -308,7 +308,10 @@ def _enumerate(
     # grey die's follow chapter 7's choice on the track, asked once per colour: the rule is
     # given the colour and not the number, and the colour reaches no other rule.
     racing_moves: list[tuple[_Move, ...]] = [
-        ((tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3, 1, None),) for die in pyramid
+        ()
+        if die is Die.GREY
+        else ((tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3, 1, None),)
+        for die in pyramid
     ]
     grey = pyramid.index(Die.GREY) if Die.GREY in pyramid else -1
     white, black = CRAZY_CAMELS
