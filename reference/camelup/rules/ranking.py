@@ -9,6 +9,7 @@ from camelup.model.track import Stack
 from camelup.trace import implements
 
 _CRAZY = frozenset(CRAZY_CAMELS)
+_WHITE, _BLACK = CRAZY_CAMELS
 
 
 @implements(
@@ -35,4 +36,9 @@ def ranking(track: Sequence[Stack]) -> tuple[Camel, ...]:
     front_to_back: tuple[Camel, ...] = sum(filter(None, track), ())[::-1]
     if _CRAZY.isdisjoint(front_to_back):  # no crazy camel to skip (the first edition)
         return front_to_back
-    return tuple([camel for camel in front_to_back if not camel.is_crazy])
+    racing = list(front_to_back)  # each camel stands once on the track: remove each crazy one
+    if _WHITE in racing:
+        racing.remove(_WHITE)
+    if _BLACK in racing:
+        racing.remove(_BLACK)
+    return tuple(racing)
