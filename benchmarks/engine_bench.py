@@ -1,23 +1,34 @@
 """Engine throughput: random games per second and microseconds per ``apply``.
 
 Run: ``python benchmarks/engine_bench.py`` (``--seconds`` per measurement, default 2).
-Prints numbers only; nothing here asserts a timing.
+Prints numbers only; nothing here asserts a timing. Times are CPU time of the process
+(``time.process_time``), which other programs on a shared machine disturb less than wall time.
 
 * "full" games pick uniformly among the *kinds* of legal action (ticket, tile, pyramid,
   finish card, partnership), then uniformly within the kind, so games look like play.
 * "roll-only" games take the pyramid action every turn, drawing the roll by its exact
   probability (a die uniformly from the pyramid, then a face), as a leg-odds oracle would.
+
+``--against PYTHON`` compares two builds on the same machine: this file runs under ``PYTHON``
+(an interpreter with another build of camelup installed, e.g. a wheel of an older commit in its
+own venv) and under the current one, alternately for ``--rounds`` rounds, and prints the best
+figure of each side by side with the ratio. Alternating spreads the load of a shared machine
+over both sides alike. Each run is a fresh process, so neither side warms the other's caches.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
 from camelup import (
     CRAZY_CAMELS,
+    Die,
     DieRoll,
     Edition,
     Module,
@@ -29,7 +40,6 @@ from camelup import (
     new_game,
     random_setup,
 )
-from camelup.model.camels import Die
 
 RULESETS = {
     "first": Ruleset(Edition.FIRST, players=4),
@@ -86,29 +96,70 @@ def play_full(ruleset: Ruleset, rng: random.Random) -> int:
     return applies
 
 
+MODES: dict[str, Callable[[Ruleset, random.Random], int]] = {
+    "roll-only": play_roll_only,
+    "full": play_full,
+}
+
+
 def measure(
     play: Callable[[Ruleset, random.Random], int], ruleset: Ruleset, seconds: float
 ) -> tuple[float, float]:
+    """Games and applies per CPU second over about ``seconds`` of CPU time."""
     rng = random.Random(2026)
     games = applies = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
         applies += play(ruleset, rng)
         games += 1
     return games / elapsed, applies / elapsed
 
 
+def figures(seconds: float) -> dict[str, tuple[float, float]]:
+    """Games/s and applies/s of every ruleset and mode, keyed ``"ruleset mode"``."""
+    return {
+        f"{name} {mode}": measure(play, ruleset, seconds)
+        for name, ruleset in RULESETS.items()
+        for mode, play in MODES.items()
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--against", metavar="PYTHON", help="compare with this interpreter's build")
+    parser.add_argument("--rounds", type=int, default=5, help="with --against (default 5)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(f"{'ruleset':18} {'mode':10} {'games/s':>10} {'applies/s':>11} {'us/apply':>9}")
-    for name, ruleset in RULESETS.items():
-        for mode, play in (("roll-only", play_roll_only), ("full", play_full)):
-            games, applies = measure(play, ruleset, args.seconds)
+    if args.json:
+        print(json.dumps(figures(args.seconds)))
+    elif args.against:
+        compare(args.against, args.seconds, args.rounds)
+    else:
+        print(f"{'ruleset':18} {'mode':10} {'games/s':>10} {'applies/s':>11} {'us/apply':>9}")
+        for key, (games, applies) in figures(args.seconds).items():
+            name, mode = key.split()
             per_apply = 1e6 / applies if mode == "roll-only" else float("nan")
             print(f"{name:18} {mode:10} {games:10.0f} {applies:11.0f} {per_apply:9.2f}")
-    print("(us/apply is given for roll-only games, where almost all time is apply itself)")
+        print("(us/apply is given for roll-only games, where almost all time is apply itself)")
+
+
+def compare(baseline: str, seconds: float, rounds: int) -> None:
+    """The best games/s of each figure under ``baseline`` and under this interpreter."""
+    command = [__file__, "--json", "--seconds", str(seconds)]
+    best: dict[str, dict[str, float]] = {"baseline": {}, "current": {}}
+    for round_number in range(rounds):
+        for side, python in (("baseline", baseline), ("current", sys.executable)):
+            out = subprocess.run([python, *command], capture_output=True, text=True, check=True)
+            for key, (games, _) in json.loads(out.stdout).items():
+                best[side][key] = max(best[side].get(key, 0.0), games)
+        print(f"round {round_number + 1} of {rounds} done", file=sys.stderr)
+    print(f"games/s, best of {rounds} alternating runs of {seconds:g} CPU s each")
+    print(f"{'ruleset':18} {'mode':10} {'baseline':>10} {'current':>10} {'ratio':>7}")
+    for key, old in best["baseline"].items():
+        name, mode = key.split()
+        new = best["current"][key]
+        print(f"{name:18} {mode:10} {old:10.0f} {new:10.0f} {new / old:7.3f}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ outcomes are part of the action, so nothing here is random.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import attrs
@@ -34,6 +35,7 @@ from camelup.model.events import (
     PyramidTicketTaken,
     TilePlaced,
 )
+from camelup.model.ruleset import RACING_CAMELS, Edition
 from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile, prime_derived
 from camelup.model.track import FIRST_SPACE, LAST_SPACE
 
@@ -271,8 +273,18 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
     """Every roll the pyramid action can produce now: each face of each die in the pyramid."""
     if state.is_over:
         return ()
+    return _rolls_from(state.pyramid)
+
+
+# Rolls and actions are immutable values, so the ones legal_actions offers are built once per
+# seat and pyramid (or edition) and shared; the caches stay small (at most 64 pyramids per
+# edition, eight seats). Which of them are legal is still asked of the rules on every call.
+
+
+@functools.cache
+def _rolls_from(pyramid: tuple[Die, ...]) -> tuple[DieRoll, ...]:
     rolls: list[DieRoll] = []
-    for die in state.pyramid:
+    for die in pyramid:
         if die is Die.GREY:
             rolls.extend(
                 DieRoll(die, value, colour) for colour in CRAZY_CAMELS for value in (1, 2, 3)
@@ -282,28 +294,72 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
     return tuple(rolls)
 
 
+@functools.cache
+def _pyramid_actions(seat: int, pyramid: tuple[Die, ...]) -> tuple[TakePyramidTicket, ...]:
+    return tuple(TakePyramidTicket(seat, roll) for roll in _rolls_from(pyramid))
+
+
+@attrs.frozen
+class _SeatActions:
+    """Every action a seat could take in a ruleset but the pyramid's, by what decides it."""
+
+    leg_tickets: tuple[tuple[Camel, TakeLegTicket], ...]
+    place_tile: tuple[tuple[PlaceTile, ...], ...]  # by space, the edition's two sides
+    move_tile: tuple[tuple[MoveTile, ...], ...]
+    finish_cards: tuple[tuple[Camel, tuple[PlaceFinishCard, PlaceFinishCard]], ...]
+    partnerships: tuple[tuple[int, FormPartnership], ...]
+
+
+@functools.cache
+def _seat_actions(seat: int, edition: Edition, players: int) -> _SeatActions:
+    racing = RACING_CAMELS[edition]
+    sides = SIDES[edition]
+    spaces = range(LAST_SPACE + 1)
+    return _SeatActions(
+        leg_tickets=tuple((camel, TakeLegTicket(seat, camel)) for camel in racing),
+        place_tile=tuple(tuple(PlaceTile(seat, space, side) for side in sides) for space in spaces),
+        move_tile=tuple(tuple(MoveTile(seat, space, side) for side in sides) for space in spaces),
+        finish_cards=tuple(
+            (
+                camel,
+                (
+                    PlaceFinishCard(seat, camel, Pile.WINNER),
+                    PlaceFinishCard(seat, camel, Pile.LOSER),
+                ),
+            )
+            for camel in racing
+        ),
+        partnerships=tuple((other, FormPartnership(seat, other)) for other in range(players)),
+    )
+
+
 @implements("turn.actions.first", "turn.actions.second", "turn.always-an-action")
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the player to move may take, the pyramid action once per possible roll."""
     if state.is_over:
         return ()
     seat = state.to_move
+    ruleset = state.ruleset
+    offered = _seat_actions(seat, ruleset.edition, ruleset.players)
     actions: list[Action] = []
-    for camel in state.ruleset.racing_camels:
-        if betting.leg_ticket_problem(state, camel) is None:
-            actions.append(TakeLegTicket(seat, camel))
-    tile_action = MoveTile if state.tile_of(seat) is not None else PlaceTile
-    sides = SIDES[state.ruleset.edition]
+    leg_ticket_problem = betting.leg_ticket_problem
+    for camel, ticket in offered.leg_tickets:
+        if leg_ticket_problem(state, camel) is None:
+            actions.append(ticket)
+    by_space = offered.move_tile if state.tile_of(seat) is not None else offered.place_tile
+    side = SIDES[ruleset.edition][0]
+    tile_space_problem = tiles.tile_space_problem
     for space in range(FIRST_SPACE, LAST_SPACE + 1):
         # Both sides of the edition are always allowed, so one check per space settles both.
-        if tiles.tile_space_problem(state, seat, space, sides[0]) is None:
-            actions.extend(tile_action(seat, space, side) for side in sides)
-    actions.extend(TakePyramidTicket(seat, roll) for roll in possible_rolls(state))
-    for camel in state.ruleset.racing_camels:
-        if betting.finish_card_problem(state, seat, camel) is None:
-            actions.append(PlaceFinishCard(seat, camel, Pile.WINNER))
-            actions.append(PlaceFinishCard(seat, camel, Pile.LOSER))
-    for other in range(state.ruleset.players):
-        if partnership.partnership_problem(state, seat, other) is None:
-            actions.append(FormPartnership(seat, other))
+        if tile_space_problem(state, seat, space, side) is None:
+            actions.extend(by_space[space])
+    actions.extend(_pyramid_actions(seat, state.pyramid))
+    finish_card_problem = betting.finish_card_problem
+    for camel, cards in offered.finish_cards:
+        if finish_card_problem(state, seat, camel) is None:
+            actions.extend(cards)
+    partnership_problem = partnership.partnership_problem
+    for other, form in offered.partnerships:
+        if partnership_problem(state, seat, other) is None:
+            actions.append(form)
     return tuple(actions)
