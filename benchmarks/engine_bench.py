@@ -9,11 +9,18 @@ Prints numbers only; nothing here asserts a timing. Times are CPU time of the pr
 * "roll-only" games take the pyramid action every turn, drawing the roll by its exact
   probability (a die uniformly from the pyramid, then a face), as a leg-odds oracle would.
 
-``--against PYTHON`` compares two builds on the same machine: this file runs under ``PYTHON``
-(an interpreter with another build of camelup installed, e.g. a wheel of an older commit in its
-own venv) and under the current one, alternately for ``--rounds`` rounds, and prints the best
-figure of each side by side with the ratio. Alternating spreads the load of a shared machine
-over both sides alike. Each run is a fresh process, so neither side warms the other's caches.
+``--against PYTHON`` compares builds on the same machine: this file runs under ``PYTHON`` (an
+interpreter with another build of camelup installed, e.g. a wheel of an older commit in its own
+venv; the option may be given several times) and under the current one, alternately for
+``--rounds`` rounds, and prints the best figure of each side by side with the ratios.
+Alternating spreads the load of a shared machine over all sides alike. Each run is a fresh
+process, so no side warms another's caches. A build of an older commit REV, for example::
+
+    dir=$(mktemp -d) && git worktree add --detach "$dir/src" REV
+    python3 -m venv "$dir/venv" && "$dir/venv/bin/pip" install -q "$dir/src"
+    python benchmarks/engine_bench.py --against "$dir/venv/bin/python"
+
+(a plain install, not an editable one, so that the build is that commit's).
 """
 
 from __future__ import annotations
@@ -127,7 +134,12 @@ def figures(seconds: float) -> dict[str, tuple[float, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--against", metavar="PYTHON", help="compare with this interpreter's build")
+    parser.add_argument(
+        "--against",
+        metavar="PYTHON",
+        action="append",
+        help="compare with this interpreter's build (may be given several times)",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="with --against (default 5)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -144,22 +156,31 @@ def main() -> None:
         print("(us/apply is given for roll-only games, where almost all time is apply itself)")
 
 
-def compare(baseline: str, seconds: float, rounds: int) -> None:
-    """The best games/s of each figure under ``baseline`` and under this interpreter."""
+def compare(baselines: list[str], seconds: float, rounds: int) -> None:
+    """The best games/s of each figure under each of ``baselines`` and under this interpreter,
+    and the ratio of this one's to each baseline's."""
     command = [__file__, "--json", "--seconds", str(seconds)]
-    best: dict[str, dict[str, float]] = {"baseline": {}, "current": {}}
+    sides = [*baselines, sys.executable]
+    best: list[dict[str, float]] = [{} for _ in sides]
     for round_number in range(rounds):
-        for side, python in (("baseline", baseline), ("current", sys.executable)):
+        for side, python in enumerate(sides):
             out = subprocess.run([python, *command], capture_output=True, text=True, check=True)
             for key, (games, _) in json.loads(out.stdout).items():
                 best[side][key] = max(best[side].get(key, 0.0), games)
-        print(f"round {round_number + 1} of {rounds} done", file=sys.stderr)
+        print(f"round {round_number + 1} of {rounds} done", file=sys.stderr, flush=True)
+    names = [f"base {n + 1}" if len(baselines) > 1 else "baseline" for n in range(len(baselines))]
+    for number, python in enumerate(baselines):
+        print(f"{names[number]}: {python}")
     print(f"games/s, best of {rounds} alternating runs of {seconds:g} CPU s each")
-    print(f"{'ruleset':18} {'mode':10} {'baseline':>10} {'current':>10} {'ratio':>7}")
-    for key, old in best["baseline"].items():
+    heads = "".join(f" {name:>9}" for name in names) + f" {'current':>9}"
+    ratios = "".join(f" {'/' + name:>9}" for name in names)
+    print(f"{'ruleset':18} {'mode':10}{heads}{ratios}")
+    for key, current in best[-1].items():
         name, mode = key.split()
-        new = best["current"][key]
-        print(f"{name:18} {mode:10} {old:10.0f} {new:10.0f} {new / old:7.3f}")
+        olds = [side[key] for side in best[:-1]]
+        cells = "".join(f" {old:9.0f}" for old in olds) + f" {current:9.0f}"
+        cells += "".join(f" {current / old:9.3f}" for old in olds)
+        print(f"{name:18} {mode:10}{cells}")
 
 
 if __name__ == "__main__":
