@@ -240,6 +240,14 @@ def describe_action(action: Any) -> str:
 
 
 SOLVER = frozenset({"odds"})  # the capabilities of an odds solver that is no game engine
+# A solver may also declare that it leaves out figures it does not compute (partial_odds).
+SOLVER_CAPABILITIES = frozenset({"odds", "partial_odds"})
+
+
+def is_solver(capabilities: frozenset[str]) -> bool:
+    """Whether an adapter with ``capabilities`` is an odds solver that plays no game: it declares
+    ``odds`` and nothing but ``partial_odds`` besides."""
+    return "odds" in capabilities and capabilities <= SOLVER_CAPABILITIES
 
 
 def applicable(check: Check, capabilities: frozenset[str]) -> bool:
@@ -247,7 +255,7 @@ def applicable(check: Check, capabilities: frozenset[str]) -> bool:
     declaring ``odds`` alone is a solver, not a game engine: it gets the odds checks only."""
     if isinstance(check, OddsCheck):
         return "odds" in capabilities
-    if capabilities == SOLVER:
+    if is_solver(capabilities):
         return False
     if isinstance(check, EventsCheck):
         return "events" in capabilities
@@ -310,7 +318,7 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
     _check_odds_shape(case, reply, capabilities)
-    if capabilities == SOLVER:
+    if is_solver(capabilities):
         return  # a solver answers the odds only
     if "initial_error" in reply:
         return
@@ -342,8 +350,11 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
     order = _order(case)
     checks = [c for c in case.checks if applicable(c, capabilities)]
     odds = [c for c in checks if isinstance(c, OddsCheck)]
-    if capabilities == SOLVER:
-        return [m for c in odds if (m := _compare_odds(case, c, reply["odds"])) is not None]
+    partial = "partial_odds" in capabilities
+    if is_solver(capabilities):
+        return [
+            m for c in odds if (m := _compare_odds(case, c, reply["odds"], partial)) is not None
+        ]
     clause_of_errors = "error_clauses" in capabilities
     if "initial_error" in reply:
         refused = reply["initial_error"]
@@ -393,7 +404,7 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
                 if found is not None:
                     mismatches.append(found)
         elif isinstance(check, OddsCheck):
-            found = _compare_odds(case, check, reply["odds"])
+            found = _compare_odds(case, check, reply["odds"], partial)
             if found is not None:
                 mismatches.append(found)
         else:
@@ -572,31 +583,75 @@ def _fraction(value: Any) -> Fraction | None:
         return None
 
 
-def _compare_odds(case: Case, check: OddsCheck, replies: Mapping[str, Any]) -> Mismatch | None:
-    """Each expected figure against the reply: probabilities as exact fractions."""
+def _compare_odds(
+    case: Case, check: OddsCheck, replies: Mapping[str, Any], partial: bool = False
+) -> Mismatch | None:
+    """Each expected figure against the reply: probabilities as exact fractions.
+
+    With ``partial`` (capability ``partial_odds``) a figure the reply leaves out (a place as
+    null, ``race_end`` or ``sequences`` missing) is not compared, and the diff of a failure
+    says which were not; a reply that gives none of the check's figures fails."""
     got = replies.get(str(check.after))
     got = got if isinstance(got, dict) else {}
+    found_places = got.get("places")
+    places: Mapping[str, Any] = found_places if isinstance(found_places, dict) else {}
     diff: list[str] = []
-    clause = case.primary_clause
+    compared = 0
+    missing_places: list[tuple[int, str]] = []  # (place, camel) the reply leaves out
     for camel, row in check.odds.get("places", {}).items():
-        theirs = got.get("places", {}).get(camel) if isinstance(got.get("places"), dict) else None
-        mine = [_fraction(p) for p in row]
-        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != mine:
+        theirs = places.get(camel)
+        if partial and isinstance(theirs, list) and len(theirs) == len(row):
+            wanted = [n for n, p in enumerate(theirs) if p is not None]
+            missing_places += [(n + 1, camel) for n, p in enumerate(theirs) if p is None]
+            compared += len(wanted)
+            if any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted):
+                diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
+            continue
+        compared += len(row)
+        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != [
+            _fraction(p) for p in row
+        ]:
             diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
-    if "race_end" in check.odds and _fraction(got.get("race_end")) != _fraction(
-        check.odds["race_end"]
-    ):
-        diff.append(
-            f"race end: expected {check.odds['race_end']}, actual {compact(got.get('race_end'))}"
-        )
+    not_given = _places_not_given(missing_places, len(check.odds.get("places", {})))
+    if "race_end" in check.odds:
+        if partial and "race_end" not in got:
+            not_given.append("race end")
+        else:
+            compared += 1
+            if _fraction(got.get("race_end")) != _fraction(check.odds["race_end"]):
+                diff.append(
+                    f"race end: expected {check.odds['race_end']},"
+                    f" actual {compact(got.get('race_end'))}"
+                )
     if "sequences" in check.odds:
         theirs = got.get("sequences")
-        if (
-            not (isinstance(theirs, int) and not isinstance(theirs, bool))
-            or theirs != (check.odds["sequences"])
-        ):
-            diff.append(f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}")
+        if partial and "sequences" not in got:
+            not_given.append("sequences")
+        else:
+            compared += 1
+            if (
+                not (isinstance(theirs, int) and not isinstance(theirs, bool))
+                or theirs != check.odds["sequences"]
+            ):
+                diff.append(
+                    f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}"
+                )
+    if compared == 0:
+        diff.append("none of the figures was given (partial_odds leaves out some, not all)")
     if not diff:
         return None
-    summary = f"{_moment(case, check.after)}: odds differ ({len(diff)} figure(s))"
-    return Mismatch(check.after, clause, summary, tuple(diff), check.index)
+    if not_given:
+        diff.append(f"not given, so not compared: {', '.join(not_given)}")
+    summary = f"{_moment(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    return Mismatch(check.after, case.primary_clause, summary, tuple(diff), check.index)
+
+
+def _places_not_given(missing: Sequence[tuple[int, str]], camels: int) -> list[str]:
+    """``place 3 (every camel)`` or ``place 3 (blue, red)``, one entry per place left out."""
+    by_place: dict[int, list[str]] = {}
+    for place, camel in missing:
+        by_place.setdefault(place, []).append(camel)
+    return [
+        f"place {place} ({'every camel' if len(names) == camels else ', '.join(names)})"
+        for place, names in sorted(by_place.items())
+    ]
