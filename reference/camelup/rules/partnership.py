@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from camelup.model.errors import Violation
 from camelup.model.state import State
 from camelup.trace import implements
@@ -13,7 +15,7 @@ from camelup.trace import implements
 def partnership_problem(state: State, player: int, partner: int) -> Violation | None:
     """Both partnership cards must show "available"; the chosen player cannot refuse."""
     if not state.ruleset.partnerships:
-        return _NO_PARTNERSHIPS
+        return _no_partnerships()
     if not 0 <= partner < state.ruleset.players or partner == player:
         message = f"seat {partner} cannot be chosen as partner"
         return Violation("bad-partner", "partner.action", message, ("partner",))
@@ -24,7 +26,9 @@ def partnership_problem(state: State, player: int, partner: int) -> Violation | 
     return None
 
 
-# Made once and shared (it is immutable): legal_actions asks about every seat of every position.
-_NO_PARTNERSHIPS = Violation(
-    "no-partnerships", "partner.six-plus", "partnerships need the 2nd edition and 6+ players"
-)
+@functools.cache
+def _no_partnerships() -> Violation:
+    """Made once and shared (it is immutable): legal_actions asks about every seat of every
+    position."""
+    message = "partnerships need the 2nd edition and 6+ players"
+    return Violation("no-partnerships", "partner.six-plus", message)

@@ -66,7 +66,7 @@ def tile_space_problem(state: State, player: int, space: int, side: TileSide) ->
         message = f"space {space} is not on the track"
         return Violation("tile-off-track", "tile.place.empty-space", message, ("space",))
     if space == 1:
-        return _SPACE_ONE
+        return _refused("tile-space-one", "tile.place.not-space-one", "no tile may lie on space 1")
     if ruleset.whirlwind and space in WHIRLWIND_SPACES:
         return _refused(
             "tile-whirlwind", "whirlwind.no-tiles", "space {} is a whirlwind space", space
@@ -96,9 +96,6 @@ def tile_space_problem(state: State, player: int, space: int, side: TileSide) ->
     return None
 
 
-_SPACE_ONE = Violation(
-    "tile-space-one", "tile.place.not-space-one", "no tile may lie on space 1", ("space",)
-)
 _OLD_SPACE_BLOCKS = Variant.TILE_MOVE_OLD_SPACE_BLOCKS  # a module constant: see rules/race.py
 
 
