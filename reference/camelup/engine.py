@@ -310,8 +310,9 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
 
 
 # Rolls and actions are immutable values, so the ones legal_actions offers are built once per
-# seat and pyramid (or edition) and shared; the caches stay small (at most 64 pyramids per
-# edition, eight seats). Which of them are legal is still asked of the rules on every call.
+# seat and pyramid (or edition) and shared; the caches stay small (64 pyramids per edition,
+# eight seats; bounded all the same, for states with seats no ruleset has). Which of them are
+# legal is still asked of the rules on every call.
 
 
 @functools.cache
@@ -327,7 +328,7 @@ def _rolls_from(pyramid: tuple[Die, ...]) -> tuple[DieRoll, ...]:
     return tuple(rolls)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=2048)
 def _pyramid_actions(seat: int, pyramid: tuple[Die, ...]) -> tuple[TakePyramidTicket, ...]:
     return tuple(TakePyramidTicket(seat, roll) for roll in _rolls_from(pyramid))
 
@@ -343,7 +344,7 @@ class _SeatActions:
     partnerships: tuple[tuple[int, FormPartnership], ...]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _seat_actions(seat: int, edition: Edition, players: int) -> _SeatActions:
     racing = RACING_CAMELS[edition]
     sides = SIDES[edition]
