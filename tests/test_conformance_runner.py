@@ -382,7 +382,10 @@ def test_always_wrong_fails_every_case_naming_clause_and_step(
     assert code == 1
     assert out.splitlines()[-1] == "0 passed, 9 failed, 0 errored, 0 skipped"
     assert f"FAIL {TURN}  [turn.order]" in out
-    assert "  step 1 (take_leg_ticket player=1 camel=blue) was refused for another reason\n" in out
+    assert (
+        "  step 1 (take_leg_ticket player=1 camel=blue) was refused for another reason"
+        "  [turn.order]\n"
+    ) in out
     assert "expected: not-your-turn [turn.order]" in out
 
 
@@ -775,7 +778,7 @@ def test_coverage_fails_on_uncovered_must_clauses(
     assert rows["turn.order"]["cases"] == [TURN] and rows["turn.order"]["sites"]
     assert rows["crazy.select.only-carrier"]["cases"] == [CRAZY_CARRIER]
     assert rows["whirlwind.bounce"]["gap"] and not rows["whirlwind.bounce"]["cases"]
-    assert "must-clause whirlwind.bounce (Code: engine) has no case" in err
+    assert "must-clause whirlwind.bounce (Code: engine) is judged by no check" in err
 
 
 # --------------------------------------------------------------------------------- comparing

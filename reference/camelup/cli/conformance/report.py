@@ -366,10 +366,12 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if failures:
         lines += [f"### Failures ({len(failures)})", "", "| case | clause | reason |"]
         lines.append("|---|---|---|")
+        from camelup.conformance.reports import failing_clause
+
         for result in sorted(failures, key=lambda r: _case_order(r.case)):
             case = result.case
             lines.append(
-                f"| `{_cell(case.id)}` | `{case.primary_clause}` | {_cell(_reason(result))} |"
+                f"| `{_cell(case.id)}` | `{failing_clause(result)}` | {_cell(_reason(result))} |"
             )
         lines.append("")
     skips = Counter(r.reason for r in report.results if r.note in ("adapter-skip", "expected-skip"))
