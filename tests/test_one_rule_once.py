@@ -16,9 +16,11 @@ import pytest
 from camelup import (
     Camel,
     Edition,
+    FormPartnership,
     IllegalAction,
     InvalidState,
     LegTicket,
+    PlaceFinishCard,
     PlaceTile,
     Ruleset,
     State,
@@ -32,7 +34,7 @@ from camelup import (
 )
 from camelup import strategies as cst
 from camelup.model.errors import Violation
-from camelup.rules import betting, tiles
+from camelup.rules import betting, partnership, tiles
 from camelup.validation import validate_state
 
 
@@ -110,3 +112,33 @@ def test_a_patched_bet_rule_changes_play_validation_legal_actions_and_strategies
         validate_state(holding)
     assert caught.value.pointer == "/players/0/leg_tickets/0/camel"
     assert _invalid_actions_include(state, action)
+
+
+def _refuse_all(*_: object) -> Violation:
+    return Violation("patched", "turn.order", "patched")
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "kind"),
+    [
+        (betting, "leg_ticket_problem", TakeLegTicket),
+        (tiles, "tile_space_problem", PlaceTile),
+        (betting, "finish_card_problem", PlaceFinishCard),
+        (partnership, "partnership_problem", FormPartnership),
+    ],
+    ids=["leg-tickets", "tile-spaces", "finish-cards", "partnerships"],
+)
+def test_legal_actions_asks_each_rule_on_every_call_though_it_keeps_the_actions_it_offers(
+    monkeypatch: pytest.MonkeyPatch, module: object, name: str, kind: type
+) -> None:
+    # legal_actions builds the actions it may offer once and keeps them; which of them are
+    # legal must still come from the rule's predicate each time, as the module holds it now.
+    ruleset = Ruleset(Edition.SECOND, players=7)  # partnerships too
+    state = new_game(ruleset, random_setup(ruleset, random.Random(3)))
+    before = legal_actions(state)
+    assert any(type(action) is kind for action in before)
+    monkeypatch.setattr(module, name, _refuse_all)
+    after = legal_actions(state)
+    assert after == tuple(action for action in before if type(action) is not kind)
+    monkeypatch.undo()
+    assert legal_actions(state) == before

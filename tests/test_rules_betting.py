@@ -55,12 +55,13 @@ def test_finish_cards_leave_the_hand_for_good_one_per_colour() -> None:
     state = apply(state, PlaceFinishCard(1, Camel.GREEN, Pile.LOSER)).state  # another player: fine
     # seat 0 cannot back green again, on either pile
     for pile in Pile:
-        assert_illegal(
+        error = assert_illegal(
             state,
             PlaceFinishCard(0, Camel.GREEN, pile),
             "card-not-in-hand",
             "bet.finish.one-per-colour",
         )
+        assert error.message == "player 0 has no green finish card in hand"
     state = apply(
         state, PlaceFinishCard(0, Camel.BLUE, Pile.WINNER)
     ).state  # a second card in one pile
@@ -68,3 +69,11 @@ def test_finish_cards_leave_the_hand_for_good_one_per_colour() -> None:
     assert [(c.owner, c.camel) for c in state.loser_pile] == [(1, Camel.GREEN)]
     offered = {(a.camel, a.pile) for a in legal_actions(state) if type(a) is PlaceFinishCard}
     assert all(c not in (Camel.GREEN,) for c, _ in offered)  # seat 1 to move, green placed
+    # the refusal is made once per seat and camel and shared: it names this seat
+    error = assert_illegal(
+        state,
+        PlaceFinishCard(1, Camel.GREEN, Pile.WINNER),
+        "card-not-in-hand",
+        "bet.finish.one-per-colour",
+    )
+    assert error.message == "player 1 has no green finish card in hand"

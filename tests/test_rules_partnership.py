@@ -41,5 +41,6 @@ def test_no_partnerships_below_six_players_or_in_the_first_edition(
 ) -> None:
     layout = LAYOUT if edition == "second" else {1: "B G O Y W"}
     state = build(ruleset(edition, players), layout)
-    assert_illegal(state, FormPartnership(0, 1), "no-partnerships", "partner.six-plus")
+    error = assert_illegal(state, FormPartnership(0, 1), "no-partnerships", "partner.six-plus")
+    assert error.message == "partnerships need the 2nd edition and 6+ players"
     assert not any(type(a) is FormPartnership for a in legal_actions(state))

@@ -283,3 +283,39 @@ def test_mirage_on_space_2_steps_the_unit_under_the_camels_on_space_1() -> None:
     result = pyramid(state, "Y", 1)
     assert board(result.state) == {1: "Y W B G O"}
     assert money(result.state) == [3, 3, 3, 4]
+
+
+@pytest.mark.clause(
+    "tile.place.empty-space",
+    "tile.place.not-adjacent",
+    "tile.place.not-space-one",
+    "tile.move.different-space",
+)
+def test_a_refusal_names_its_space_and_tile_though_each_is_made_once_and_shared() -> None:
+    # The tile rule makes each refusal of a space once (legal_actions asks about every space of
+    # every position, and most are refused); what apply says must be about the space at hand.
+    seat_0 = build(FIRST, {3: "B G", 6: "O Y W"}, tiles=[(10, 1, TileSide.OASIS)], to_move=0)
+    seat_1 = build(FIRST, {3: "B G", 6: "O Y W"}, tiles=[(10, 1, TileSide.OASIS)], to_move=1)
+    tile_on_13 = build(FIRST, {3: "B G", 6: "O Y W"}, tiles=[(13, 1, TileSide.OASIS)])
+    oasis = TileSide.OASIS
+    refusals = [
+        (seat_0, PlaceTile(0, 1, oasis), "tile-space-one", "no tile may lie on space 1"),
+        (seat_0, PlaceTile(0, 3, oasis), "tile-on-camel", "space 3 holds a camel"),
+        (seat_0, PlaceTile(0, 6, oasis), "tile-on-camel", "space 6 holds a camel"),
+        (seat_0, PlaceTile(0, 10, oasis), "tile-on-tile", "space 10 holds a tile"),
+        (seat_0, PlaceTile(0, 9, oasis), "tile-adjacent", "space 9 is next to a tile on 10"),
+        (seat_0, PlaceTile(0, 11, oasis), "tile-adjacent", "space 11 is next to a tile on 10"),
+        (tile_on_13, PlaceTile(0, 12, oasis), "tile-adjacent", "space 12 is next to a tile on 13"),
+        (seat_1, MoveTile(1, 10, oasis), "tile-same-space", "the tile already lies on space 10"),
+    ]
+    clauses = {
+        "tile-space-one": "tile.place.not-space-one",
+        "tile-on-camel": "tile.place.empty-space",
+        "tile-on-tile": "tile.place.empty-space",
+        "tile-adjacent": "tile.place.not-adjacent",
+        "tile-same-space": "tile.move.different-space",
+    }
+    for _ in range(2):  # the second time from what the first made
+        for state, action, code, message in refusals:
+            legal_actions(state)
+            assert assert_illegal(state, action, code, clauses[code]).message == message

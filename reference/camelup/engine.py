@@ -7,6 +7,7 @@ outcomes are part of the action, so nothing here is random.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import attrs
@@ -34,6 +35,7 @@ from camelup.model.events import (
     PyramidTicketTaken,
     TilePlaced,
 )
+from camelup.model.ruleset import RACING_CAMELS, Edition
 from camelup.model.state import FinishCard, LegTicket, Pile, Player, State, Tile, prime_derived
 from camelup.model.track import FIRST_SPACE, LAST_SPACE
 
@@ -93,31 +95,51 @@ def _take_leg_ticket(state: State, action: TakeLegTicket) -> Result:
     players = _replace_player(
         state.players,
         action.player,
-        attrs.evolve(player, leg_tickets=(*player.leg_tickets, ticket)),
+        Player(player.money, (*player.leg_tickets, ticket), player.pyramid_tickets),
     )
-    new = attrs.evolve(state, players=players, to_move=next_seat(state, action.player))
     stacks = stacks[:index] + (stacks[index][:-1],) + stacks[index + 1 :]
-    return Result(
-        _carry_derived(state, new, ticket_stacks=stacks), (LegTicketTaken(action.player, ticket),)
-    )
+    new = _after_turn(state, action.player, players=players, ticket_stacks=stacks)
+    return Result(new, (LegTicketTaken(action.player, ticket),))
 
 
-def _carry_derived(
-    before: State,
-    after: State,
+def _after_turn(
+    state: State,
+    player: int,
+    *,
+    players: tuple[Player, ...] | None = None,
+    tiles: tuple[Tile, ...] | None = None,
+    winner_pile: tuple[FinishCard, ...] | None = None,
+    loser_pile: tuple[FinishCard, ...] | None = None,
+    partnerships: tuple[tuple[int, int], ...] | None = None,
     ticket_stacks: tuple[tuple[int, ...], ...] | None = None,
     hands: tuple[frozenset[Camel], ...] | None = None,
 ) -> State:
-    """``after``, a state an action other than the pyramid's made from ``before``, primed with
-    ``before``'s derived members: such an action reveals no die and moves no camel, and changes
-    the ticket stacks or the hands only as given."""
+    """``state`` after ``player`` took an action other than the pyramid's: the members given
+    replaced, play passed on, and primed with ``state``'s derived members, for such an action
+    reveals no die and moves no camel, and changes the ticket stacks or the hands only as given.
+
+    Built directly rather than with ``attrs.evolve``, which is several times slower.
+    """
+    after = State(
+        ruleset=state.ruleset,
+        track=state.track,
+        tiles=state.tiles if tiles is None else tiles,
+        revealed=state.revealed,
+        players=state.players if players is None else players,
+        winner_pile=state.winner_pile if winner_pile is None else winner_pile,
+        loser_pile=state.loser_pile if loser_pile is None else loser_pile,
+        to_move=next_seat(state, player),
+        start_player=state.start_player,
+        leg=state.leg,
+        partnerships=state.partnerships if partnerships is None else partnerships,
+    )
     return prime_derived(
         after,
-        pyramid=before.pyramid,
+        pyramid=state.pyramid,
         is_over=False,
         result=None,
-        ticket_stacks=before.ticket_stacks if ticket_stacks is None else ticket_stacks,
-        hands=before.hands if hands is None else hands,
+        ticket_stacks=state.ticket_stacks if ticket_stacks is None else ticket_stacks,
+        hands=state.hands if hands is None else hands,
     )
 
 
@@ -133,8 +155,7 @@ def _place_tile(state: State, action: PlaceTile | MoveTile) -> Result:
     )
     clause = "tile.move.different-space" if own is not None else "tile.place.empty-space"
     event = TilePlaced(action.player, action.space, action.side, own.space if own else None, clause)
-    new = attrs.evolve(state, tiles=placed, to_move=next_seat(state, action.player))
-    return Result(_carry_derived(state, new), (event,))
+    return Result(_after_turn(state, action.player, tiles=placed), (event,))
 
 
 @implements("bet.finish.pile-order")
@@ -143,14 +164,15 @@ def _place_finish_card(state: State, action: PlaceFinishCard) -> Result:
     if problem is not None:
         raise problem.illegal()
     card = FinishCard(action.player, action.camel)
-    if action.pile is Pile.WINNER:
-        new = attrs.evolve(state, winner_pile=(*state.winner_pile, card))
-    else:
-        new = attrs.evolve(state, loser_pile=(*state.loser_pile, card))
-    new = attrs.evolve(new, to_move=next_seat(state, action.player))
     hands = list(state.hands)
     hands[action.player] = hands[action.player] - {action.camel}
-    new = _carry_derived(state, new, hands=tuple(hands))
+    if action.pile is Pile.WINNER:
+        winner_pile, loser_pile = (*state.winner_pile, card), state.loser_pile
+    else:
+        winner_pile, loser_pile = state.winner_pile, (*state.loser_pile, card)
+    new = _after_turn(
+        state, action.player, winner_pile=winner_pile, loser_pile=loser_pile, hands=tuple(hands)
+    )
     return Result(new, (FinishCardPlaced(action.player, action.pile),))
 
 
@@ -159,12 +181,8 @@ def _form_partnership(state: State, action: FormPartnership) -> Result:
     if problem is not None:
         raise problem.illegal()
     pair = (min(action.player, action.partner), max(action.player, action.partner))
-    new = attrs.evolve(
-        state,
-        partnerships=tuple(sorted((*state.partnerships, pair))),
-        to_move=next_seat(state, action.player),
-    )
-    return Result(_carry_derived(state, new), (PartnershipFormed(action.player, action.partner),))
+    new = _after_turn(state, action.player, partnerships=tuple(sorted((*state.partnerships, pair))))
+    return Result(new, (PartnershipFormed(action.player, action.partner),))
 
 
 @implements("move.pyramid.take-ticket", "leg.end.first", "leg.end.second", "end.final-leg-scoring")
@@ -186,19 +204,20 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
             owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets
         )
     revealed = (*state.revealed, roll)
-    # Built directly rather than with attrs.evolve, which is several times slower.
+    # Built directly rather than with attrs.evolve, which is several times slower, and by
+    # position (the order of State's fields), which is faster than by keyword.
     new = State(
-        ruleset=state.ruleset,
-        track=tuple(track),
-        tiles=state.tiles,
-        revealed=revealed,
-        players=tuple(players),
-        winner_pile=state.winner_pile,
-        loser_pile=state.loser_pile,
-        to_move=next_seat(state, action.player),
-        start_player=state.start_player,
-        leg=state.leg,
-        partnerships=state.partnerships,
+        state.ruleset,
+        tuple(track),
+        state.tiles,
+        revealed,
+        tuple(players),
+        state.winner_pile,
+        state.loser_pile,
+        next_seat(state, action.player),
+        state.start_player,
+        state.leg,
+        state.partnerships,
     )
     if crossed:
         return Result(_end_game(new, events), tuple(events))
@@ -218,17 +237,18 @@ def _end_leg(state: State, last_taker: int, events: list[Event]) -> State:
     passed = next_start_player(state.ruleset, last_taker, state.start_player)
     events.append(passed)
     events.append(LegStarted(state.leg + 1))
-    new = State(
-        ruleset=state.ruleset,
-        track=state.track,
-        tiles=(),
-        revealed=(),
-        players=players_for_new_leg(state.players, scored),
-        winner_pile=state.winner_pile,
-        loser_pile=state.loser_pile,
-        to_move=passed.player,
-        start_player=passed.player,
-        leg=state.leg + 1,
+    new = State(  # by position, as in _take_pyramid_ticket
+        state.ruleset,
+        state.track,
+        (),  # tiles
+        (),  # revealed
+        players_for_new_leg(state.players, scored),
+        state.winner_pile,
+        state.loser_pile,
+        passed.player,  # to_move
+        passed.player,  # start_player
+        state.leg + 1,
+        (),  # partnerships
     )
     # Every die is back in the pyramid, and no unit crossed (else the race would have ended).
     return prime_derived(new, pyramid=state.ruleset.dice, is_over=False, result=None)
@@ -244,8 +264,23 @@ def _end_game(state: State, events: list[Event]) -> State:
             state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1]
         )
     )
-    players = tuple(attrs.evolve(p, money=m) for p, m in zip(state.players, money, strict=True))
-    ended = attrs.evolve(state, players=players)
+    players = tuple(
+        Player(m, p.leg_tickets, p.pyramid_tickets)
+        for p, m in zip(state.players, money, strict=True)
+    )
+    ended = State(  # by position, as in _take_pyramid_ticket
+        state.ruleset,
+        state.track,
+        state.tiles,
+        state.revealed,
+        players,
+        state.winner_pile,
+        state.loser_pile,
+        state.to_move,
+        state.start_player,
+        state.leg,
+        state.partnerships,
+    )
     assert ended.result is not None  # a unit crossed the line: the state knows it is over
     events.append(GameEnded(ranked[0], ranked[-1], tuple(money), ended.result.winners))
     return ended
@@ -271,8 +306,19 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
     """Every roll the pyramid action can produce now: each face of each die in the pyramid."""
     if state.is_over:
         return ()
+    return _rolls_from(state.pyramid)
+
+
+# Rolls and actions are immutable values, so the ones legal_actions offers are built once per
+# seat and pyramid (or edition) and shared; the caches stay small (64 pyramids per edition,
+# eight seats; bounded all the same, for states with seats no ruleset has). Which of them are
+# legal is still asked of the rules on every call.
+
+
+@functools.cache
+def _rolls_from(pyramid: tuple[Die, ...]) -> tuple[DieRoll, ...]:
     rolls: list[DieRoll] = []
-    for die in state.pyramid:
+    for die in pyramid:
         if die is Die.GREY:
             rolls.extend(
                 DieRoll(die, value, colour) for colour in CRAZY_CAMELS for value in (1, 2, 3)
@@ -282,28 +328,72 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
     return tuple(rolls)
 
 
+@functools.lru_cache(maxsize=2048)
+def _pyramid_actions(seat: int, pyramid: tuple[Die, ...]) -> tuple[TakePyramidTicket, ...]:
+    return tuple(TakePyramidTicket(seat, roll) for roll in _rolls_from(pyramid))
+
+
+@attrs.frozen
+class _SeatActions:
+    """Every action a seat could take in a ruleset but the pyramid's, by what decides it."""
+
+    leg_tickets: tuple[tuple[Camel, TakeLegTicket], ...]
+    place_tile: tuple[tuple[PlaceTile, ...], ...]  # by space, the edition's two sides
+    move_tile: tuple[tuple[MoveTile, ...], ...]
+    finish_cards: tuple[tuple[Camel, tuple[PlaceFinishCard, PlaceFinishCard]], ...]
+    partnerships: tuple[tuple[int, FormPartnership], ...]
+
+
+@functools.lru_cache(maxsize=256)
+def _seat_actions(seat: int, edition: Edition, players: int) -> _SeatActions:
+    racing = RACING_CAMELS[edition]
+    sides = SIDES[edition]
+    spaces = range(LAST_SPACE + 1)
+    return _SeatActions(
+        leg_tickets=tuple((camel, TakeLegTicket(seat, camel)) for camel in racing),
+        place_tile=tuple(tuple(PlaceTile(seat, space, side) for side in sides) for space in spaces),
+        move_tile=tuple(tuple(MoveTile(seat, space, side) for side in sides) for space in spaces),
+        finish_cards=tuple(
+            (
+                camel,
+                (
+                    PlaceFinishCard(seat, camel, Pile.WINNER),
+                    PlaceFinishCard(seat, camel, Pile.LOSER),
+                ),
+            )
+            for camel in racing
+        ),
+        partnerships=tuple((other, FormPartnership(seat, other)) for other in range(players)),
+    )
+
+
 @implements("turn.actions.first", "turn.actions.second", "turn.always-an-action")
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the player to move may take, the pyramid action once per possible roll."""
     if state.is_over:
         return ()
     seat = state.to_move
+    ruleset = state.ruleset
+    offered = _seat_actions(seat, ruleset.edition, ruleset.players)
     actions: list[Action] = []
-    for camel in state.ruleset.racing_camels:
-        if betting.leg_ticket_problem(state, camel) is None:
-            actions.append(TakeLegTicket(seat, camel))
-    tile_action = MoveTile if state.tile_of(seat) is not None else PlaceTile
-    sides = SIDES[state.ruleset.edition]
+    leg_ticket_problem = betting.leg_ticket_problem
+    for camel, ticket in offered.leg_tickets:
+        if leg_ticket_problem(state, camel) is None:
+            actions.append(ticket)
+    by_space = offered.move_tile if state.tile_of(seat) is not None else offered.place_tile
+    side = SIDES[ruleset.edition][0]
+    tile_space_problem = tiles.tile_space_problem
     for space in range(FIRST_SPACE, LAST_SPACE + 1):
         # Both sides of the edition are always allowed, so one check per space settles both.
-        if tiles.tile_space_problem(state, seat, space, sides[0]) is None:
-            actions.extend(tile_action(seat, space, side) for side in sides)
-    actions.extend(TakePyramidTicket(seat, roll) for roll in possible_rolls(state))
-    for camel in state.ruleset.racing_camels:
-        if betting.finish_card_problem(state, seat, camel) is None:
-            actions.append(PlaceFinishCard(seat, camel, Pile.WINNER))
-            actions.append(PlaceFinishCard(seat, camel, Pile.LOSER))
-    for other in range(state.ruleset.players):
-        if partnership.partnership_problem(state, seat, other) is None:
-            actions.append(FormPartnership(seat, other))
+        if tile_space_problem(state, seat, space, side) is None:
+            actions.extend(by_space[space])
+    actions.extend(_pyramid_actions(seat, state.pyramid))
+    finish_card_problem = betting.finish_card_problem
+    for camel, cards in offered.finish_cards:
+        if finish_card_problem(state, seat, camel) is None:
+            actions.extend(cards)
+    partnership_problem = partnership.partnership_problem
+    for other, form in offered.partnerships:
+        if partnership_problem(state, seat, other) is None:
+            actions.append(form)
     return tuple(actions)

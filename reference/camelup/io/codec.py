@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import json
+import operator
 import re
 import typing
 from collections.abc import Callable, Sequence, Set
@@ -130,6 +131,11 @@ def _converter() -> cattrs.Converter:
         lambda kind: isinstance(kind, type) and issubclass(kind, enum.Enum), _enum_hook
     )
     converter.register_structure_hook_factory(_is_array, lambda kind: _array_hook(kind, converter))
+    # And back: an enum member's value read at C speed (Enum.value is a Python-level descriptor).
+    converter.register_unstructure_hook_factory(
+        lambda kind: isinstance(kind, type) and issubclass(kind, enum.Enum),
+        lambda _: operator.attrgetter("_value_"),
+    )
     reward = tuple[LegTicket, int]
     converter.register_structure_hook_func(
         lambda kind: kind == reward,
@@ -240,7 +246,7 @@ def _state_to_json(state: State) -> dict[str, Any]:
         "pyramid": [die._value_ for die in state.pyramid],
         "revealed": [_ROLL(roll) for roll in state.revealed],
         "ticket_stacks": {
-            camel.value: list(stack)
+            camel._value_: list(stack)
             for camel, stack in zip(racing, state.ticket_stacks, strict=False)
         },
         "players": players,

@@ -27,6 +27,7 @@ class DieRoll:
 
 
 FACE_VALUES = (1, 2, 3)
+_GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
 
 
 @implements("dice.racing-faces", "dice.grey-faces")
@@ -37,7 +38,7 @@ def face_problem(roll: DieRoll) -> Violation | None:
     3 in white or in black, so its roll names the crazy camel of that colour. ``where`` names
     the member of the roll at fault.
     """
-    grey = roll.die is Die.GREY
+    grey = roll.die is _GREY
     clause = "dice.grey-faces" if grey else "dice.racing-faces"
     if roll.value not in FACE_VALUES:
         return Violation("die-face", clause, "a die shows 1, 2 or 3", ("value",))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 from camelup.model.camels import Camel
@@ -48,6 +49,13 @@ def finish_card_problem(state: State, player: int, camel: Camel) -> Violation | 
     if problem is not None:
         return problem.at("camel")
     if camel not in state.hand(player):
-        message = f"player {player} has no {camel.value} finish card in hand"
-        return Violation("card-not-in-hand", "bet.finish.one-per-colour", message, ("camel",))
+        return _not_in_hand(player, camel)
     return None
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _not_in_hand(player: int, camel: Camel) -> Violation:
+    """Made once per seat and camel and shared (it is immutable): legal_actions asks about
+    every card of every position, and once placed a card is refused for the rest of the game."""
+    message = f"player {player} has no {camel.value} finish card in hand"
+    return Violation("card-not-in-hand", "bet.finish.one-per-colour", message, ("camel",))

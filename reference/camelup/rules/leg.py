@@ -71,8 +71,11 @@ def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple
     """After leg scoring: the money paid; tickets back to their stacks (the state then has no
     partnerships either: the partnership cards go back to their owners)."""
     return tuple(
-        Player(money=p.money + score.paid) for p, score in zip(players, scored.scores, strict=True)
+        Player(p.money + score.paid) for p, score in zip(players, scored.scores, strict=True)
     )
+
+
+_START_MARKER_ROTATES = Variant.START_MARKER_ROTATES  # a module constant: see rules/race.py
 
 
 @implements("leg.start-player", "leg.start-player.rotate")
@@ -81,6 +84,6 @@ def next_start_player(
 ) -> StartPlayerPassed:
     """The marker goes to the player left of whoever took the last pyramid ticket; under the
     variant ``start-marker-rotates`` it goes to the left neighbour of its holder instead."""
-    if Variant.START_MARKER_ROTATES in ruleset.variants:
+    if _START_MARKER_ROTATES in ruleset.variants:
         return StartPlayerPassed((start_player + 1) % ruleset.players, "leg.start-player.rotate")
     return StartPlayerPassed((last_pyramid_taker + 1) % ruleset.players, "leg.start-player")

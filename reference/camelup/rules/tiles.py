@@ -5,10 +5,12 @@ What a tile does when a unit lands on it is part of the move, in ``rules/movemen
 
 from __future__ import annotations
 
+import functools
+
 from camelup.model.errors import Violation
 from camelup.model.ruleset import Edition, Variant
 from camelup.model.state import State, TileSide
-from camelup.model.track import LAST_SPACE, WHIRLWIND_SPACES
+from camelup.model.track import LAST_SPACE, MIN_SPACE, WHIRLWIND_SPACES
 from camelup.trace import implements
 
 SIDES = {
@@ -55,37 +57,51 @@ def tile_space_problem(state: State, player: int, space: int, side: TileSide) ->
     neighbouring spaces (unless the variant ``tile-move-old-space-blocks`` is selected).
     ``where`` is ``("side",)`` or ``("space",)``, the member of the action at fault.
     """
-    edition = state.ruleset.edition
+    ruleset = state.ruleset
+    edition = ruleset.edition
     if side not in SIDES[edition]:
         message = f"a {edition.value}-edition tile has no side {side.value}"
         return Violation("tile-side", tile_kind_clause(edition), message, ("side",))
-    at = ("space",)
     if not 1 <= space <= LAST_SPACE:
         message = f"space {space} is not on the track"
-        return Violation("tile-off-track", "tile.place.empty-space", message, at)
+        return Violation("tile-off-track", "tile.place.empty-space", message, ("space",))
     if space == 1:
-        message = "no tile may lie on space 1"
-        return Violation("tile-space-one", "tile.place.not-space-one", message, at)
-    if state.ruleset.whirlwind and space in WHIRLWIND_SPACES:
-        message = f"space {space} is a whirlwind space"
-        return Violation("tile-whirlwind", "whirlwind.no-tiles", message, at)
+        return _refused("tile-space-one", "tile.place.not-space-one", "no tile may lie on space 1")
+    if ruleset.whirlwind and space in WHIRLWIND_SPACES:
+        return _refused(
+            "tile-whirlwind", "whirlwind.no-tiles", "space {} is a whirlwind space", space
+        )
     own = state.tile_of(player)
     if own is not None and own.space == space:
-        message = f"the tile already lies on space {space}"
-        return Violation("tile-same-space", "tile.move.different-space", message, at)
-    if state.stack(space):
-        message = f"space {space} holds a camel"
-        return Violation("tile-on-camel", "tile.place.empty-space", message, at)
-    old_space_blocks = Variant.TILE_MOVE_OLD_SPACE_BLOCKS in state.ruleset.variants
+        template = "the tile already lies on space {}"
+        return _refused("tile-same-space", "tile.move.different-space", template, space)
+    if state.track[space - MIN_SPACE]:  # the space is on the track: state.stack(space)
+        return _refused("tile-on-camel", "tile.place.empty-space", "space {} holds a camel", space)
     for tile in state.tiles:
         if tile.space == space:
-            message = f"space {space} holds a tile"
-            return Violation("tile-on-tile", "tile.place.empty-space", message, at)
+            return _refused(
+                "tile-on-tile", "tile.place.empty-space", "space {} holds a tile", space
+            )
         if abs(tile.space - space) == 1:
             if tile.owner != player:
-                message = f"space {space} is next to a tile on {tile.space}"
-                return Violation("tile-adjacent", "tile.place.not-adjacent", message, at)
-            if old_space_blocks:
-                message = f"space {space} is next to this player's own tile on {tile.space}"
-                return Violation("tile-adjacent", "tile.move.old-space-blocks", message, at)
+                template = "space {} is next to a tile on {}"
+                return _refused(
+                    "tile-adjacent", "tile.place.not-adjacent", template, space, tile.space
+                )
+            if _OLD_SPACE_BLOCKS in ruleset.variants:
+                template = "space {} is next to this player's own tile on {}"
+                return _refused(
+                    "tile-adjacent", "tile.move.old-space-blocks", template, space, tile.space
+                )
     return None
+
+
+_OLD_SPACE_BLOCKS = Variant.TILE_MOVE_OLD_SPACE_BLOCKS  # a module constant: see rules/race.py
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _refused(code: str, clause: str, template: str, *spaces: int) -> Violation:
+    """The violation of a space on the track, made once and then shared (it is immutable):
+    ``legal_actions`` asks about every space of every position, and most are refused. The
+    spaces are on the track or next to it, so the cache holds a few hundred at most."""
+    return Violation(code, clause, template.format(*spaces), ("space",))
