@@ -50,6 +50,8 @@ class Mismatch:
     diff: tuple[str, ...] = ()
     check: int | None = None  # index into the case's expect array; None for an unexpected rejection
     pointer: str | None = None  # for a state check: the JSON pointer that differs
+    pointers: tuple[str, ...] = ()  # for a divergence: every member that differs
+    divergence: bool = False  # the first divergence from the reference (divergence.py)
 
 
 # ----------------------------------------------------------------------- canonical JSON values

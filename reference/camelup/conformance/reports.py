@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from camelup.conformance.divergence import after_divergence, silence_note
 from camelup.conformance.protocol import PROTOCOL, Hello
 from camelup.conformance.runner import VERDICTS, CaseResult, RunReport
 from camelup.safe_text import printable
@@ -83,6 +84,9 @@ def failure_block(result: CaseResult) -> list[str]:
         clause = f"  [{mismatch.clause}]" if mismatch.clause != case.primary_clause else ""
         lines.append(f"  {mismatch.summary}{clause}")
         lines.extend(f"      {line}" for line in _clip(mismatch.diff))
+    silenced = silence_note(result.diverged_at, len(result.not_compared))
+    if silenced:
+        lines.append(f"  {silenced}")
     if result.stderr.strip():
         lines.append("  adapter stderr (last lines):")
         lines.extend(f"    | {line}" for line in result.stderr.splitlines())
@@ -148,8 +152,15 @@ def _result_json(result: CaseResult) -> dict[str, Any]:
                 "summary": m.summary,
                 "diff": list(m.diff),
                 "check": m.check,
+                **({"divergence": True, "pointers": list(m.pointers)} if m.divergence else {}),
             }
             for m in result.mismatches
+        ],
+        "diverged_at": result.diverged_at,
+        "not_compared": [
+            {"check": index, "reason": after_divergence(result.diverged_at)}
+            for index in result.not_compared
+            if result.diverged_at is not None
         ],
         "stderr": result.stderr,
         "seconds": round(result.seconds, 6),
@@ -324,9 +335,15 @@ def tap(report: RunReport) -> str:
                 lines.append(f"    - at_step: {mismatch.after}")
                 lines.append(f"      clause: {_yaml_string(mismatch.clause)}")
                 lines.append(f"      message: {_yaml_string(mismatch.summary)}")
+                if mismatch.divergence:
+                    lines.append("      divergence: true")
+                    lines.append(f"      pointers: {json.dumps(list(mismatch.pointers))}")
                 if mismatch.diff:
                     lines.append("      diff: |")
                     lines.extend(f"        {line}" for line in _clip(mismatch.diff))
+        if result.diverged_at is not None:
+            lines.append(f"  diverged_at: {result.diverged_at}")
+            lines.append(f"  not_compared: {len(result.not_compared)}")
         if result.stderr.strip():
             lines.append("  stderr: |")
             lines.extend(f"    {line}" for line in result.stderr.splitlines())
@@ -359,6 +376,8 @@ def markdown(report: RunReport) -> str:
         for result in reported:
             case = result.case
             first = result.mismatches[0].summary if result.mismatches else result.reason
+            silenced = silence_note(result.diverged_at, len(result.not_compared))
+            first += f" ({silenced})" if silenced else ""
             lines.append(
                 f"- **{_label(result)}** `{case.id}` [`{case.primary_clause}`]: {_cell(first)}"
             )

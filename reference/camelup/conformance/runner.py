@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 import attrs
 
 from camelup import exits
+from camelup.conformance import divergence
 from camelup.conformance.compare import (
     Mismatch,
     ProtocolViolation,
@@ -60,6 +61,8 @@ class CaseResult:
     mismatches: tuple[Mismatch, ...] = ()
     stderr: str = ""
     seconds: float = 0.0
+    diverged_at: int | None = None  # the moment of the first divergence from the reference
+    not_compared: tuple[int, ...] = ()  # checks after it (indices into the case's expect)
 
 
 @attrs.frozen
@@ -264,9 +267,12 @@ def _run(
     ]
     fatal: str | None = None
     stopped: str | None = None
+    trusted = divergence.is_reference(client)
     try:
         for position, outcome in client.run(wire):
             index, case = to_send[position]
+            if trusted and isinstance(outcome, Reply):
+                divergence.remember(case, outcome.body)  # the reference's own reply
             run.decide(index, _judge(case, outcome, hello, expectations, strict))
             if run.enough:
                 stopped = f"stopped after {run.failures} failed or errored case(s) (--maxfail)"
@@ -326,6 +332,7 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
                 case, "errored", "", body["errored"]["message"], seconds=outcome.seconds
             )
         mismatches = compare(case, body, hello.capabilities)
+        judged = divergence.judge(case, body, hello.capabilities, mismatches)
     except ProtocolViolation as error:
         return CaseResult(
             case, "errored", "protocol", f"malformed reply: {error}", seconds=outcome.seconds
@@ -334,5 +341,12 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
         return CaseResult(
             case, "errored", "protocol", too_deep_reply(body), seconds=outcome.seconds
         )
-    passed: Verdict = "failed" if mismatches else "passed"
-    return CaseResult(case, passed, mismatches=tuple(mismatches), seconds=outcome.seconds)
+    passed: Verdict = "failed" if judged.mismatches else "passed"
+    return CaseResult(
+        case,
+        passed,
+        mismatches=judged.mismatches,
+        seconds=outcome.seconds,
+        diverged_at=judged.divergence.after if judged.divergence else None,
+        not_compared=judged.not_compared,
+    )
