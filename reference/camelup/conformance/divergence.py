@@ -42,7 +42,6 @@ from camelup.conformance.compare import (
     describe_action,
     normalise,
     same,
-    value_diff,
 )
 from camelup.conformance.suite import Case
 
@@ -109,17 +108,16 @@ class FirstDivergence:
                 f"  {line}" for line in _value_diff(self.expected[number], self.actual[number])
             )
         if len(self.pointers) > MAX_POINTERS_SHOWN:
-            lines.append(f"... and {len(self.pointers) - MAX_POINTERS_SHOWN} more member(s)")
+            lines.append(f"(and {len(self.pointers) - MAX_POINTERS_SHOWN} more member(s))")
         return tuple(lines)
 
 
 def _value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
-    """Two lines (or a unified diff) for one member; a member one side lacks is "(missing)"."""
-    if expected is _MISSING:
-        return ("expected: (missing)", f"actual:   {compact(actual)}")
-    if actual is _MISSING:
-        return (f"expected: {compact(expected)}", "actual:   (missing)")
-    return value_diff(expected, actual)
+    """Two lines for one member, whatever its size (a member one side lacks is "(missing)"),
+    so that a divergence's block stays short."""
+    left = "(missing)" if expected is _MISSING else compact(expected)
+    right = "(missing)" if actual is _MISSING else compact(actual)
+    return (f"expected: {left}", f"actual:   {right}")
 
 
 @attrs.frozen

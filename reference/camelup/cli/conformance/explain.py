@@ -153,6 +153,9 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         say(f"  and {len(later)} later mismatch(es):")
         for mismatch in later:
             say(f"    {mismatch.summary}  [{mismatch.clause}]")
+            if mismatch.divergence:  # the one that matters: shown in full
+                for line in mismatch.diff:
+                    say(f"        {line}")
     silenced = silence_note(result.diverged_at, len(result.not_compared))
     if silenced:
         say(f"  {silenced}")
