@@ -571,11 +571,20 @@ def _known_clauses() -> frozenset[str]:
 
 
 _CACHE: dict[str, Mapping[str, Any]] = {}
+_KEYS: dict[int, tuple[Mapping[str, Any], str]] = {}  # id of a case's JSON -> it, its key
 
 
 def _key(case: Case) -> str:
-    """What the reference's reply depends on: the rule set, the given position, the steps."""
-    return compact([case.ruleset, case.given, case.steps])
+    """What the reference's reply depends on: the rule set, the given position, the steps
+    (worked out once per case object: a suite is run again and again by the mutants)."""
+    known = _KEYS.get(id(case.raw))
+    if known is not None and known[0] is case.raw:  # held here, so its id is not reused
+        return known[1]
+    key = compact([case.ruleset, case.given, case.steps])
+    if len(_KEYS) >= CACHE_SIZE:
+        del _KEYS[next(iter(_KEYS))]
+    _KEYS[id(case.raw)] = (case.raw, key)
+    return key
 
 
 def reference_reply(case: Case) -> Mapping[str, Any]:
@@ -590,13 +599,6 @@ def reference_reply(case: Case) -> Mapping[str, Any]:
             found = run_case(case.wire())
         _store(key, found)
     return found
-
-
-def remember(case: Case, reply: Mapping[str, Any]) -> None:
-    """Keep ``reply`` as the reference's to ``case``: it came from the unpatched in-process
-    reference (:func:`is_reference`), so the reference need not run it again."""
-    if "errored" not in reply and "skipped" not in reply:
-        _store(_key(case), reply)
 
 
 def _store(key: str, reply: Mapping[str, Any]) -> None:
@@ -628,7 +630,7 @@ def unpatched() -> Iterator[None]:
 
 def is_reference(client: object) -> bool:
     """Whether ``client`` is the in-process reference with no mutant applied: its replies are
-    the reference's own."""
+    the reference's own, and cannot diverge from it."""
     from camelup.conformance.protocol import InProcessReference
 
     return isinstance(client, InProcessReference) and not patched()

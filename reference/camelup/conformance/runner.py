@@ -267,13 +267,12 @@ def _run(
     ]
     fatal: str | None = None
     stopped: str | None = None
-    trusted = divergence.is_reference(client)
+    # The unpatched in-process reference cannot diverge from itself.
+    diverging = not divergence.is_reference(client)
     try:
         for position, outcome in client.run(wire):
             index, case = to_send[position]
-            if trusted and isinstance(outcome, Reply):
-                divergence.remember(case, outcome.body)  # the reference's own reply
-            run.decide(index, _judge(case, outcome, hello, expectations, strict))
+            run.decide(index, _judge(case, outcome, hello, expectations, strict, diverging))
             if run.enough:
                 stopped = f"stopped after {run.failures} failed or errored case(s) (--maxfail)"
                 break
@@ -294,9 +293,14 @@ def _run(
 
 
 def _judge(
-    case: Case, outcome: Outcome, hello: Hello, expectations: Expectations, strict: bool
+    case: Case,
+    outcome: Outcome,
+    hello: Hello,
+    expectations: Expectations,
+    strict: bool,
+    diverging: bool = True,
 ) -> CaseResult:
-    result = verdict(case, outcome, hello)
+    result = verdict(case, outcome, hello, diverging)
     expected = expectations.lookup(case.id)
     if expected is None or expected.status != "xfail":
         return result
@@ -312,8 +316,10 @@ def _judge(
     return result
 
 
-def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
-    """Classify one case from the adapter's outcome (expectations not applied)."""
+def verdict(case: Case, outcome: Outcome, hello: Hello, diverging: bool = True) -> CaseResult:
+    """Classify one case from the adapter's outcome (expectations not applied); unless
+    ``diverging`` is False (the adapter is the reference), with its first divergence from
+    the reference (:mod:`camelup.conformance.divergence`)."""
     if isinstance(outcome, Broken):
         return CaseResult(case, "errored", "protocol", outcome.message, stderr=outcome.stderr)
     assert isinstance(outcome, Reply)
@@ -332,7 +338,11 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
                 case, "errored", "", body["errored"]["message"], seconds=outcome.seconds
             )
         mismatches = compare(case, body, hello.capabilities)
-        judged = divergence.judge(case, body, hello.capabilities, mismatches)
+        judged = (
+            divergence.judge(case, body, hello.capabilities, mismatches)
+            if diverging
+            else divergence.Judged(tuple(mismatches))
+        )
     except ProtocolViolation as error:
         return CaseResult(
             case, "errored", "protocol", f"malformed reply: {error}", seconds=outcome.seconds
