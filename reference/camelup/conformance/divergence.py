@@ -44,6 +44,7 @@ from camelup.conformance.compare import (
     same,
 )
 from camelup.conformance.suite import Case
+from camelup.io.jsonio import pointer
 
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
 MAX_POINTERS_SHOWN = 10
@@ -197,7 +198,7 @@ def first_divergence(
         return FirstDivergence(
             moment,
             clauses[best],
-            tuple(_pointer(t) for t, _, _ in differences),
+            tuple(pointer(*t) for t, _, _ in differences),
             tuple(clauses),
             tuple(w for _, w, _ in differences),
             tuple(g for _, _, g in differences),
@@ -233,10 +234,6 @@ def _differences(want: Any, got: Any, tokens: Tokens) -> Iterator[tuple[Tokens, 
             yield from _differences(left, right, (*tokens, str(index)))
     elif not same(want, got):
         yield tokens, want, got
-
-
-def _pointer(tokens: Tokens) -> str:
-    return "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens)
 
 
 # --------------------------------------------------------------------- which clause produced it
