@@ -14,8 +14,9 @@ Run the suite against it and read the failures, which name the clauses the toy b
     camelup conformance run --adapter "python docs/toy_adapter.py"
 
 The adapter declares what it really supports: the second edition with no module and no variant,
-rejection clauses (``error_clauses``), but no events and no legal-action lists, so the runner
-skips the cases it cannot judge and compares only states and rejections.
+rejection clauses (``error_clauses``) and its state after a rejection (``state_after_refusal``),
+but no events and no legal-action lists, so the runner skips the cases it cannot judge and
+compares only states and rejections.
 
 With ``--odds`` it is a leg-odds *solver* instead (capability ``odds`` alone, so the runner sends
 it only the odds checks): it enumerates every die sequence with the toy engine's moves above and
@@ -295,7 +296,8 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         try:
             state = play(state, step["action"])
         except Refused as refused:
-            reply["steps"].append({"error": {"code": refused.code, "clause": refused.clause}})
+            error = {"code": refused.code, "clause": refused.clause}
+            reply["steps"].append({"error": error, "state": canonical(state)})  # as it was
         else:
             reply["steps"].append({"state": canonical(state)})
     return reply
@@ -353,7 +355,7 @@ HELLO = {
     "protocol": 1,
     "implementation": {"name": "toy-camels", "version": "0.0.1", "language": "python"},
     "supports": {"editions": ["second"], "modules": [], "variants": []},
-    "capabilities": ["error_clauses"],
+    "capabilities": ["error_clauses", "state_after_refusal"],
 }
 
 

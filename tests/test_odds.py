@@ -390,6 +390,33 @@ def test_odds_checks_compare_exact_fractions_whatever_their_spelling() -> None:
     assert len(mismatch.diff) == 2 and "sequences" in mismatch.diff[1]
 
 
+def test_partial_odds_compares_the_figures_given_and_names_the_others() -> None:
+    from camelup.conformance.compare import compare
+
+    case = _odds_case()
+    odds = case.checks[0].odds
+    partial = frozenset({"odds", "partial_odds"})
+    rows = {camel: [row[0], row[1], None, None, row[-1]] for camel, row in odds["places"].items()}
+    assert compare(case, {"odds": {"0": {"places": rows}}}, partial) == []  # all it gives agree
+    wrong = {**rows, "blue": ["1/1", *rows["blue"][1:]]}
+    [mismatch] = compare(case, {"odds": {"0": {"places": wrong}}}, partial)
+    assert mismatch.diff[0].startswith("places of blue")
+    assert mismatch.diff[-1] == (
+        "not given, so not compared: place 3 (every camel), place 4 (every camel), race end,"
+        " sequences"
+    )
+    # A null is a wrong figure for an adapter that did not declare partial_odds ...
+    [mismatch] = compare(case, {"odds": {"0": {"places": rows}}}, frozenset({"odds"}))
+    assert len(mismatch.diff) == len(rows) + 2  # every row, the race end, the sequences
+    # ... and for one that did, a reply giving no figure at all does not pass, nor one that
+    # leaves out a whole camel.
+    empty = {camel: [None] * len(row) for camel, row in odds["places"].items()}
+    [mismatch] = compare(case, {"odds": {"0": {"places": empty}}}, partial)
+    assert mismatch.diff[0].startswith("none of the figures was given")
+    [mismatch] = compare(case, {"odds": {"0": {}}}, partial)
+    assert all(line.endswith("actual null") for line in mismatch.diff[: len(rows)])
+
+
 def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
     from camelup.conformance.suite import parse_case
 

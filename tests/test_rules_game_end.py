@@ -68,7 +68,9 @@ def test_a_racing_camel_crossing_ends_the_game_with_one_leg_scoring_then_final_s
     assert result.state.is_over
     assert money(result.state) == [16, 9, 6]
     assert result.state.result is not None and result.state.result.winners == (0,)
-    assert events_of(result, RaceEnded) == [RaceEnded((Camel.GREEN,), "end.crossing.racing")]
+    assert events_of(result, RaceEnded) == [
+        RaceEnded((Camel.GREEN,), "clockwise", "end.crossing.racing")
+    ]
     (scored,) = events_of(result, LegScored)
     assert (scored.leader, scored.second) == (Camel.GREEN, Camel.BLUE)
     assert [(s.total, s.paid) for s in scored.scores] == [(6, 6), (2, 2), (-1, -1)]
@@ -113,7 +115,9 @@ def test_a_lone_crazy_camel_crossing_ends_the_game_by_default(space: int, pips: 
     state = build(SECOND3, {space: "cW", 5: "B G R Y P", 13: "cK"})
     result = pyramid(state, "grey", pips, "cW")
     assert result.state.is_over
-    assert events_of(result, RaceEnded) == [RaceEnded((Camel.CRAZY_WHITE,), "end.crossing.crazy")]
+    assert events_of(result, RaceEnded) == [
+        RaceEnded((Camel.CRAZY_WHITE,), "counterclockwise", "end.crossing.crazy")
+    ]
     assert 1 not in board(result.state) and 16 not in board(result.state)  # no clamp, no wrap
     assert money(result.state) == [4, 3, 3]  # only the mover's pyramid ticket: +1
 
@@ -138,7 +142,7 @@ def test_a_crazy_camel_carrying_racing_camels_over_the_line_makes_them_last_bott
     )
     result = pyramid(state, "grey", 3, "cK")  # 2 - 3: past space 1
     assert events_of(result, RaceEnded) == [
-        RaceEnded(camels(SECOND3, "cK B G"), "end.crossing.crazy")
+        RaceEnded(camels(SECOND3, "cK B G"), "counterclockwise", "end.crossing.crazy")
     ]
     # ranking P, Y, R, then the carried G (higher), then B (lowest) last
     assert ranking(result.state.track) == camels(SECOND3, "P Y R G B")

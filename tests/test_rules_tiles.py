@@ -116,7 +116,9 @@ def test_oasis_on_16_pushes_the_unit_over_the_line_and_the_owner_keeps_the_coin(
     result = pyramid(state, "B", 2)
     assert result.state.is_over
     assert events_of(result, TilePaid) == [TilePaid(1, 16, 1)]
-    assert events_of(result, RaceEnded) == [RaceEnded(camels(FIRST, "B G"), "tile.land.off-track")]
+    assert events_of(result, RaceEnded) == [
+        RaceEnded(camels(FIRST, "B G"), "clockwise", "tile.land.off-track")
+    ]
     # seat 1 had 3, +1 from the tile, no tickets and no cards: 4 at the end; seat 0 +1 pyramid
     assert money(result.state) == [4, 4, 3, 3]
 

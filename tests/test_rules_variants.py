@@ -84,7 +84,9 @@ def test_a_crazy_camel_carrying_a_racing_camel_still_ends_the_race() -> None:
     state = build(WRAP, {2: "cK B", 5: "G R Y P", 10: "cW"})
     result = pyramid(state, "grey", 3, "cW")  # only-carrier: cK moves with B, past space 1
     assert result.state.is_over
-    assert events_of(result, RaceEnded) == [RaceEnded(camels(WRAP, "cK B"), "end.crossing.crazy")]
+    assert events_of(result, RaceEnded) == [
+        RaceEnded(camels(WRAP, "cK B"), "counterclockwise", "end.crossing.crazy")
+    ]
 
 
 @pytest.mark.clause("crazy.wrap", "tile.land.crazy-reversed", "tile.land.pay-owner")

@@ -14,6 +14,18 @@ Nothing here imports camelup. ``README.md`` beside this file explains the mappin
     camelup conformance run --adapter "python adapters/camel-up-solver/adapter.py" \\
         --expectations adapters/camel-up-solver/expectations.toml
 
+With ``--odds`` it is served as an odds solver instead (capabilities ``odds`` and
+``partial_odds``): for each odds case it loads the position into the solver and answers with
+the solver's exact leg enumeration, ``camel_up.sim.enumerate_leg``, which counts every
+completion of the leg and gives each racing camel's chance of first, second and last place.
+The other places and the race-end chance it does not compute, so they are left out (null, or
+no key) and not compared. It returns those chances as floats, each its count divided by the
+number of completions; multiplying back by that number and rounding recovers the count
+exactly (the counts stay far below 2**53), so the fractions sent are the solver's own::
+
+    camelup conformance run --adapter "python adapters/camel-up-solver/adapter.py --odds" \\
+        --expectations adapters/camel-up-solver/expectations-odds.toml
+
 What the solver has no data for is written as what it holds, never made up: no finish cards
 (each hand and both piles empty) and no turns (``to_move`` and ``start_player`` are -1, no
 seat). The protocol wants every state complete (the runner checks each against the state
@@ -29,6 +41,7 @@ from importlib.metadata import version
 from typing import Any
 
 import camel_up
+import camel_up.sim
 
 RACING = ["blue", "green", "red", "yellow", "purple"]  # the suite's second-edition order
 CRAZY = {"crazy-white": "white", "crazy-black": "black"}  # suite name -> solver name
@@ -49,6 +62,9 @@ HELLO = {
     "supports": {"editions": ["second"], "modules": [], "variants": []},
     "capabilities": [],
 }
+
+# Served with --odds: the solver's leg enumeration, checked by the suite's odds cases.
+SOLVER_HELLO = {**HELLO, "capabilities": ["odds", "partial_odds"]}
 
 
 class Refused(Exception):
@@ -236,6 +252,13 @@ def check_expressible(case: dict[str, Any]) -> None:
             raise CannotExpress("the solver moves a crazy camel named by colour only")
 
 
+def odds_reply(case: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return leg_odds(case)
+    except CannotExpress as reason:
+        return {"skipped": {"reason": str(reason)}}
+
+
 def run(case: dict[str, Any]) -> dict[str, Any]:
     ruleset = case["ruleset"]
     try:
@@ -258,14 +281,45 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+# ------------------------------------------------------------------------------- the odds
+
+
+def exact(probability: float, completions: int) -> str:
+    """The solver's probability, a count divided by ``completions``, as that exact fraction."""
+    return f"{round(probability * completions)}/{completions}"
+
+
+def leg_odds(case: dict[str, Any]) -> dict[str, Any]:
+    """The solver's answer to an odds case: its exact enumeration of the leg from each asked
+    position (the given one; odds cases ask for no other). First, second and last place come
+    from ``enumerate_leg``; the places between and the race-end chance it does not compute."""
+    if "state" not in case["given"]:
+        raise CannotExpress("the solver's odds start from a given position")
+    if case["steps"] or case["want"].get("odds_after", [0]) != [0]:
+        raise CannotExpress("the solver computes the odds of the given position only")
+    board = table_from_state(case["given"]["state"]).board
+    stats = camel_up.sim.enumerate_leg(board)
+    total = stats.completions
+    places: dict[str, list[str | None]] = {}
+    for camel in RACING:
+        row: list[str | None] = [None] * len(RACING)
+        row[0] = exact(stats.p_first[camel], total)
+        row[1] = exact(stats.p_second[camel], total)
+        row[-1] = exact(stats.p_last[camel], total)
+        places[camel] = row
+    return {"odds": {"0": {"places": places, "sequences": total}}}
+
+
 def main() -> None:
+    solver = "--odds" in sys.argv[1:]
     for line in sys.stdin:
         message = json.loads(line)
         if message.get("cmd") == "hello":
-            reply: dict[str, Any] = HELLO
+            reply: dict[str, Any] = SOLVER_HELLO if solver else HELLO
         elif message.get("cmd") == "run":
             try:
-                reply = {"seq": message["seq"], **run(message["case"])}
+                answer = odds_reply(message["case"]) if solver else run(message["case"])
+                reply = {"seq": message["seq"], **answer}
             except Exception as error:  # the solver (or this adapter) failed: report, keep serving
                 reply = {
                     "seq": message["seq"],

@@ -121,7 +121,8 @@ function run(testCase) {
         reply.steps.push({ state });
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
-        reply.steps.push({ error: { code: error.code, clause: error.clause } }); // unchanged
+        // The position stays as it was, and the reply says so.
+        reply.steps.push({ error: { code: error.code, clause: error.clause }, state });
       }
     }
   } catch (error) {
@@ -135,7 +136,7 @@ const HELLO = {
   protocol: 1,
   implementation: { name: "minimal-node", version: "1.0.0", language: "javascript" },
   supports: { editions: ["first"], modules: [], variants: [] },
-  capabilities: ["error_clauses"],
+  capabilities: ["error_clauses", "state_after_refusal"],
 };
 
 // One JSON message per line on stdin, one reply per line on stdout, in the order asked.

@@ -128,8 +128,9 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
             try:
                 state = play(state, step["action"])
                 reply["steps"].append({"state": state})
-            except Refused as refused:  # the position stays as it was
-                reply["steps"].append({"error": {"code": refused.code, "clause": refused.clause}})
+            except Refused as refused:  # the position stays as it was, and we say so
+                error = {"code": refused.code, "clause": refused.clause}
+                reply["steps"].append({"error": error, "state": state})
     except NotImplementedHere as missing:
         return {"skipped": {"reason": f"not implemented: {missing}"}}
     return reply
@@ -139,7 +140,7 @@ HELLO = {
     "protocol": 1,
     "implementation": {"name": "minimal-python", "version": "1.0.0", "language": "python"},
     "supports": {"editions": ["first"], "modules": [], "variants": []},
-    "capabilities": ["error_clauses"],
+    "capabilities": ["error_clauses", "state_after_refusal"],
 }
 
 

@@ -31,10 +31,19 @@ from camelup.io.jsonio import JSONInputError, parse_json
 from camelup.model.errors import CamelUpError, InvalidSetup
 from camelup.model.ruleset import Edition, Module, Variant
 from camelup.model.state import State
+from camelup.rules.ranking import ranking
 from camelup.rules.setup import new_game
 
 PROTOCOL = 1
-CAPABILITIES = ("events", "event_clauses", "error_clauses", "legal_actions", "odds")
+CAPABILITIES = (
+    "events",
+    "event_clauses",
+    "error_clauses",
+    "legal_actions",
+    "odds",
+    "ranking",
+    "state_after_refusal",
+)
 
 
 def _version() -> str:
@@ -68,9 +77,9 @@ def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
     """Execute one wire case (``{"id", "ruleset", "given", "steps", "want"}``) on the engine.
 
     Returns the reply without its ``seq``: ``initial_state`` (or ``initial_error`` when the
-    given position is refused), one entry per step (``{"state", "events"}``, or ``{"error"}``
-    when the step is rejected, which leaves the position unchanged), and the legal actions at
-    each moment listed in ``want.legal_actions_after``. A case that does not follow the
+    given position is refused), one entry per step (``{"state", "events"}``, or ``{"error",
+    "state"}`` when the step is rejected, which leaves the position unchanged), and the legal
+    actions at each moment listed in ``want.legal_actions_after``. A case that does not follow the
     protocol's schema gives ``{"errored": {"message"}}``; it never raises.
     """
     violation = schemas.check("protocol#/$defs/wire_case", case)
@@ -109,19 +118,23 @@ def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
     initial = to_json(state)
     wanted = set(case["want"]["legal_actions_after"])
     odds_wanted = set(case["want"].get("odds_after", ()))
+    ranking_wanted = set(case["want"].get("ranking_after", ()))
     found: dict[str, list[Any]] = {}
     odds: dict[str, Any] = {}
+    ranked: dict[str, list[str]] = {}
     if 0 in wanted:
         found["0"] = [to_json(a) for a in legal_actions(state)]
     if 0 in odds_wanted:
         odds["0"] = _odds(state)
+    if 0 in ranking_wanted:
+        ranked["0"] = [camel.value for camel in ranking(state.track)]
     steps: list[dict[str, Any]] = []
     for index, step in enumerate(case["steps"], start=1):
         try:
             action = action_from_json(step["action"], f"/steps/{index - 1}/action", checked=True)
             result = apply(state, action)
         except CamelUpError as error:
-            steps.append({"error": _error(error)})
+            steps.append({"error": _error(error), "state": to_json(state)})
         else:
             state = result.state
             steps.append({"state": to_json(state), "events": [to_json(e) for e in result.events]})
@@ -129,9 +142,13 @@ def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
             found[str(index)] = [to_json(a) for a in legal_actions(state)]
         if index in odds_wanted:
             odds[str(index)] = _odds(state)
+        if index in ranking_wanted:
+            ranked[str(index)] = [camel.value for camel in ranking(state.track)]
     reply = {"initial_state": initial, "steps": steps, "legal_actions": found}
     if odds_wanted:
         reply["odds"] = odds
+    if ranking_wanted:
+        reply["ranking"] = ranked
     return reply
 
 

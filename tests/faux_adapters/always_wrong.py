@@ -7,6 +7,7 @@ from __future__ import annotations
 from _common import Message, serve
 
 from camelup import DieRoll, Edition, Ruleset, Setup, new_game
+from camelup.adapter import hello_reply
 from camelup.io.codec import to_json
 from camelup.model.camels import Die
 
@@ -32,4 +33,12 @@ def answer(message: Message) -> Message:
     }
 
 
-serve(answer)
+def hello() -> Message:
+    """The reference's hello, less what this adapter does not answer: a state after a refusal
+    and its own ranking."""
+    reply = hello_reply()
+    unanswered = ("state_after_refusal", "ranking")
+    return {**reply, "capabilities": [c for c in reply["capabilities"] if c not in unanswered]}
+
+
+serve(answer, hello)

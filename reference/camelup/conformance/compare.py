@@ -25,9 +25,12 @@ from camelup.conformance.suite import (
     EventsCheck,
     LegalActionsCheck,
     OddsCheck,
+    RankingCheck,
     StateCheck,
+    UnchangedCheck,
 )
 from camelup.io import schemas
+from camelup.io.jsonio import pointer
 
 RACING_ORDER = {
     "first": ("blue", "green", "orange", "yellow", "white"),
@@ -40,9 +43,23 @@ class ProtocolViolation(Exception):
     """The reply does not have the shape protocol 1 requires (the case cannot be judged)."""
 
 
+class _NoValue:
+    """The marker of a side a mismatch has no value for (a pointer missing from the reply)."""
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+
+
 @attrs.frozen
 class Mismatch:
-    """One way the reply differs from the case: at which moment, for which clause, and how."""
+    """One way the reply differs from the case: at which moment, for which clause, and how.
+
+    ``clause`` is the failing check's clause (its own, else the case's primary clause; an events
+    check without one names the clause of the first differing expected event). ``expected`` and
+    ``actual`` are the canonical JSON values compared, ``NO_VALUE`` where a side has none."""
 
     after: int
     clause: str
@@ -50,6 +67,8 @@ class Mismatch:
     diff: tuple[str, ...] = ()
     check: int | None = None  # index into the case's expect array; None for an unexpected rejection
     pointer: str | None = None  # for a state check: the JSON pointer that differs
+    expected: Any = attrs.field(default=NO_VALUE, eq=False)
+    actual: Any = attrs.field(default=NO_VALUE, eq=False)
     pointers: tuple[str, ...] = ()  # for a divergence: every member that differs
     divergence: bool = False  # the first divergence from the reference (divergence.py)
 
@@ -57,12 +76,29 @@ class Mismatch:
 # ----------------------------------------------------------------------- canonical JSON values
 
 
+def _key_order(key: str) -> tuple[int, int, str]:
+    """Keys in reading order: numbers (track spaces) by value, ahead of the other keys."""
+    if key.lstrip("-").isdigit():
+        return (0, int(key), key)
+    return (1, 0, key)
+
+
+def in_reading_order(value: Any) -> Any:
+    """``value`` with every object's keys sorted, track spaces in numeric order (2 before 10)."""
+    if isinstance(value, dict):
+        return {k: in_reading_order(value[k]) for k in sorted(value, key=_key_order)}
+    if isinstance(value, list):
+        return [in_reading_order(item) for item in value]
+    return value
+
+
 def compact(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = in_reading_order(value)
+    return json.dumps(text, separators=(",", ":"), ensure_ascii=False)
 
 
 def pretty(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+    return json.dumps(in_reading_order(value), indent=2, ensure_ascii=False)
 
 
 def _order(case: Case) -> tuple[str, ...]:
@@ -242,6 +278,14 @@ def describe_action(action: Any) -> str:
 
 
 SOLVER = frozenset({"odds"})  # the capabilities of an odds solver that is no game engine
+# A solver may also declare that it leaves out figures it does not compute (partial_odds).
+SOLVER_CAPABILITIES = frozenset({"odds", "partial_odds"})
+
+
+def is_solver(capabilities: frozenset[str]) -> bool:
+    """Whether an adapter with ``capabilities`` is an odds solver that plays no game: it declares
+    ``odds`` and nothing but ``partial_odds`` besides."""
+    return "odds" in capabilities and capabilities <= SOLVER_CAPABILITIES
 
 
 def applicable(check: Check, capabilities: frozenset[str]) -> bool:
@@ -249,13 +293,18 @@ def applicable(check: Check, capabilities: frozenset[str]) -> bool:
     declaring ``odds`` alone is a solver, not a game engine: it gets the odds checks only."""
     if isinstance(check, OddsCheck):
         return "odds" in capabilities
-    if capabilities == SOLVER:
+    if is_solver(capabilities):
         return False
     if isinstance(check, EventsCheck):
         return "events" in capabilities
     if isinstance(check, LegalActionsCheck):
         return "legal_actions" in capabilities
+    if isinstance(check, UnchangedCheck):
+        return STATE_AFTER_REFUSAL in capabilities
     return True
+
+
+STATE_AFTER_REFUSAL = "state_after_refusal"  # a refused step's entry holds the state after it
 
 
 def _needs(check: Check) -> str:
@@ -265,7 +314,9 @@ def _needs(check: Check) -> str:
         return "events"
     if isinstance(check, LegalActionsCheck):
         return "legal_actions"
-    return "engine"  # a state or error check, which an odds-only solver cannot answer
+    if isinstance(check, UnchangedCheck):
+        return STATE_AFTER_REFUSAL
+    return "engine"  # a state, error or ranking check, which an odds-only solver cannot answer
 
 
 def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:
@@ -283,6 +334,25 @@ def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
     if "legal_actions" not in capabilities:
         return []
     return sorted({c.after for c in case.checks if isinstance(c, LegalActionsCheck)})
+
+
+RANKING = "ranking"  # the reply gives the adapter's own ranking when asked
+
+
+def ranking_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
+    if RANKING not in capabilities or is_solver(capabilities):
+        return []
+    return sorted({c.after for c in case.checks if isinstance(c, RankingCheck)})
+
+
+def wire_for(case: Case, capabilities: frozenset[str]) -> dict[str, Any]:
+    """``case`` as sent to an adapter with ``capabilities``: what it is asked to add to a
+    result (legal actions, odds, its own ranking) at which moments."""
+    return case.wire(
+        legal_actions_wanted(case, capabilities),
+        odds_wanted(case, capabilities),
+        ranking_wanted(case, capabilities),
+    )
 
 
 # --------------------------------------------------------------------------------- reply shape
@@ -312,7 +382,7 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
     _check_odds_shape(case, reply, capabilities)
-    if capabilities == SOLVER:
+    if is_solver(capabilities):
         return  # a solver answers the odds only
     if "initial_error" in reply:
         return
@@ -325,10 +395,21 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
                 raise ProtocolViolation(
                     f'/steps/{number}: missing key "events" (the adapter declared "events")'
                 )
+    if STATE_AFTER_REFUSAL in capabilities:
+        for number, step in enumerate(steps):
+            if "error" in step and "state" not in step:
+                raise ProtocolViolation(
+                    f'/steps/{number}: missing key "state" after the refusal'
+                    f' (the adapter declared "{STATE_AFTER_REFUSAL}")'
+                )
     found = reply.get("legal_actions", {})
     for moment in legal_actions_wanted(case, capabilities):
         if str(moment) not in found:
             raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
+    ranked = reply.get("ranking", {})
+    for moment in ranking_wanted(case, capabilities):
+        if str(moment) not in ranked:
+            raise ProtocolViolation(f"/ranking/{moment}: missing, as requested")
 
 
 # ----------------------------------------------------------------------------------- comparing
@@ -344,8 +425,11 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
     order = _order(case)
     checks = [c for c in case.checks if applicable(c, capabilities)]
     odds = [c for c in checks if isinstance(c, OddsCheck)]
-    if capabilities == SOLVER:
-        return [m for c in odds if (m := _compare_odds(case, c, reply["odds"])) is not None]
+    partial = "partial_odds" in capabilities
+    if is_solver(capabilities):
+        return [
+            m for c in odds if (m := _compare_odds(case, c, reply["odds"], partial)) is not None
+        ]
     clause_of_errors = "error_clauses" in capabilities
     if "initial_error" in reply:
         refused = reply["initial_error"]
@@ -363,6 +447,8 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
     errors: list[Any] = [None]
     for step in raw_steps:
         errors.append(step.get("error"))
+        # The next step starts from the position before a refusal, whatever the adapter says
+        # its state became (an unchanged check judges that).
         positions.append(positions[-1] if "error" in step else step["state"])
     mismatches: list[Mismatch] = []
     expected_errors = {c.after for c in checks if isinstance(c, ErrorCheck)}
@@ -395,7 +481,17 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
                 if found is not None:
                     mismatches.append(found)
         elif isinstance(check, OddsCheck):
-            found = _compare_odds(case, check, reply["odds"])
+            found = _compare_odds(case, check, reply["odds"], partial)
+            if found is not None:
+                mismatches.append(found)
+        elif isinstance(check, RankingCheck):
+            own = (
+                reply.get("ranking", {}).get(str(check.after)) if RANKING in capabilities else None
+            )
+            mismatches.extend(_compare_ranking(case, check, positions[check.after], own))
+        elif isinstance(check, UnchangedCheck):
+            after = raw_steps[check.after - 1]
+            found = _compare_unchanged(case, check, positions[check.after - 1], after, order)
             if found is not None:
                 mismatches.append(found)
         else:
@@ -435,7 +531,14 @@ def _compare_state(
         summary = f"{_moment(case, check.after)}: {where or '/'} {what}"
         found.append(
             Mismatch(
-                check.after, case.primary_clause, summary, value_diff(want, got), check.index, where
+                check.after,
+                case.clause_of(check),
+                summary,
+                value_diff(want, got),
+                check.index,
+                where,
+                want,
+                NO_VALUE if got is _MISSING else got,
             )
         )
     return found
@@ -457,7 +560,7 @@ def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -
         where += f" ({describe_action(case.steps[check.after - 1].get('action'))})"
     if got is None:
         summary = f"{where} was accepted; expected it to be refused with {_error_text(expected)}"
-        return Mismatch(check.after, clause, summary, (), check.index)
+        return Mismatch(check.after, clause, summary, (), check.index, None, expected, None)
     actual = {"code": got.get("code")} | (
         {"clause": got.get("clause")} if "clause" in expected else {}
     )
@@ -469,6 +572,9 @@ def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -
         f"{where} was refused for another reason",
         (f"expected: {_error_text(expected)}", f"actual:   {_error_text(got)}", *_message(got)),
         check.index,
+        None,
+        expected,
+        actual,
     )
 
 
@@ -488,7 +594,7 @@ def _compare_events(
     def fits(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
         return all(k in got and same(v, normalise(got[k])) for k, v in want.items())
 
-    clause = case.primary_clause
+    clause = case.clause_of(check)
     if check.match == "sequence":
         if len(expected) == len(actual) and all(
             fits(w, g) for w, g in zip(expected, actual, strict=True)
@@ -498,7 +604,11 @@ def _compare_events(
             (i for i, (w, g) in enumerate(zip(expected, actual, strict=False)) if not fits(w, g)),
             min(len(expected), len(actual)),
         )
-        if first < len(expected) and isinstance(expected[first].get("clause"), str):
+        if (
+            check.clause is None
+            and first < len(expected)
+            and isinstance(expected[first].get("clause"), str)
+        ):
             clause = expected[first]["clause"]
         summary = (
             f"{_moment(case, check.after)}: events differ from event #{first}"
@@ -519,13 +629,17 @@ def _compare_events(
                 lineterm="",
             )
         )
-        return Mismatch(check.after, clause, summary, diff, check.index)
+        shown = [
+            _event_view(g, list(expected[i]) if i < len(expected) else list(g))
+            for i, g in enumerate(actual)
+        ]
+        return Mismatch(check.after, clause, summary, diff, check.index, None, expected, shown)
     position = 0
     for number, want in enumerate(expected):
         while position < len(actual) and not fits(want, actual[position]):
             position += 1
         if position == len(actual):
-            if isinstance(want.get("clause"), str):
+            if check.clause is None and isinstance(want.get("clause"), str):
                 clause = want["clause"]
             summary = (
                 f"{_moment(case, check.after)}: expected event #{number} ({want.get('type')})"
@@ -536,7 +650,8 @@ def _compare_events(
                 "actual events:",
                 *(f"  {compact(_event_view(g, list(want)))}" for g in actual),
             )
-            return Mismatch(check.after, clause, summary, diff, check.index)
+            shown = [_event_view(g, list(want)) for g in actual]
+            return Mismatch(check.after, clause, summary, diff, check.index, None, want, shown)
         position += 1
     return None
 
@@ -544,15 +659,22 @@ def _compare_events(
 def _compare_legal(
     case: Case, check: LegalActionsCheck, actions: Sequence[Any], order: Sequence[str]
 ) -> Mismatch | None:
-    want = {compact(normalise(a)): a for a in check.actions}
-    got = {compact(normalise(a)): a for a in actions}
-    if want.keys() == got.keys():
+    """The exact set, or (``includes`` / ``excludes``) the part of it the check states."""
+    want = {compact(c): c for c in map(normalise, check.actions)}
+    got = {compact(c): c for c in map(normalise, actions)}
+    if check.exact:
+        missing_keys, extra_keys = want.keys() - got.keys(), got.keys() - want.keys()
+    else:
+        banned = {compact(c): c for c in map(normalise, check.excluded)}
+        missing_keys, extra_keys = want.keys() - got.keys(), got.keys() & banned.keys()
+    if not missing_keys and not extra_keys:
         return None
-    missing = sorted(describe_action(want[k]) for k in want.keys() - got.keys())
-    extra = sorted(describe_action(got[k]) for k in got.keys() - want.keys())
+    missing = sorted(describe_action(want[k]) for k in missing_keys)
+    extra = sorted(describe_action(got[k]) for k in extra_keys)
+    what = "legal actions differ" if check.exact else "legal actions break the stated part"
     summary = (
-        f"{_moment(case, check.after)}: legal actions differ"
-        f" ({len(missing)} missing, {len(extra)} unexpected)"
+        f"{_moment(case, check.after)}: {what}"
+        f" ({len(missing)} missing, {len(extra)} {'unexpected' if check.exact else 'excluded'})"
     )
     diff = [*(f"- {a}" for a in missing[:10])]
     if len(missing) > 10:
@@ -560,7 +682,122 @@ def _compare_legal(
     diff.extend(f"+ {a}" for a in extra[:10])
     if len(extra) > 10:
         diff.append(f"+ ... and {len(extra) - 10} more")
-    return Mismatch(check.after, case.primary_clause, summary, tuple(diff), check.index)
+    expected: Any = [want[k] for k in sorted(want)]
+    if not check.exact:
+        stated = {"includes": expected, "excludes": [banned[k] for k in sorted(banned)]}
+        expected = {part: listed for part, listed in stated.items() if listed}
+    return Mismatch(
+        check.after,
+        case.clause_of(check),
+        summary,
+        tuple(diff),
+        check.index,
+        None,
+        expected,
+        [got[k] for k in sorted(got)],
+    )
+
+
+def ranking_of(state: Mapping[str, Any]) -> list[str]:
+    """The racing camels of a state (JSON) from first to last, by the reference's rule
+    (``rank.space``, ``rank.stack``, ``rank.ignore-crazy``, ``rank.crossed-finish``,
+    ``rank.carried-backwards``): the foremost space first, the spaces beyond the line included
+    (17 and up ahead of all, 0 and below behind all); on a space, the higher camel first; crazy
+    camels are not ranked. Written on the wire form, not imported from the rules: a mutant
+    patches the rules, never the judge."""
+    track = state.get("track", {})
+    spaces = sorted((int(space) for space in track), reverse=True)
+    return [
+        camel
+        for space in spaces
+        for camel in reversed(track[str(space)])
+        if not str(camel).startswith("crazy-")
+    ]
+
+
+def _compare_ranking(
+    case: Case, check: RankingCheck, state: Any, own: Sequence[Any] | None
+) -> list[Mismatch]:
+    """The ranking of the track the adapter reports, and (capability ``ranking``) the ranking
+    the adapter gives itself: each against the expected order."""
+    want = list(check.ranking)
+    found = []
+    sides = [("the reported track ranks", ranking_of(state))]
+    if own is not None:
+        sides.append(("the adapter's own ranking is", list(own)))
+    for what, got in sides:
+        if got == want:
+            continue
+        place = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g), 0)
+        summary = f"{_moment(case, check.after)}: {what} wrong from place {place + 1}"
+        diff = (f"expected: {' > '.join(want)}", f"actual:   {' > '.join(map(str, got))}")
+        found.append(
+            Mismatch(
+                check.after, case.clause_of(check), summary, diff, check.index, None, want, got
+            )
+        )
+    return found
+
+
+def _leaves(value: Any, tokens: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every leaf of a JSON value (an empty array or object counts as one), by JSON pointer."""
+    if isinstance(value, dict) and value:
+        return {
+            k: v
+            for key, member in value.items()
+            for k, v in _leaves(member, (*tokens, key)).items()
+        }
+    if isinstance(value, list) and value:
+        found: dict[str, Any] = {}
+        for number, item in enumerate(value):
+            found.update(_leaves(item, (*tokens, str(number))))
+        return found
+    return {pointer(*tokens): value}
+
+
+def _compare_unchanged(
+    case: Case,
+    check: UnchangedCheck,
+    before: Any,
+    step: Mapping[str, Any],
+    order: Sequence[str],
+) -> Mismatch | None:
+    """A refused step left the state as it was: every leaf of both states, canonicalised."""
+    where = f"step {check.after} ({describe_action(case.steps[check.after - 1].get('action'))})"
+    if "error" not in step:
+        summary = f"{where} was accepted; expected it refused and the position unchanged"
+        return Mismatch(check.after, case.clause_of(check), summary, (), check.index)
+    old = _leaves(normalise(before, (), order))
+    new = _leaves(normalise(step["state"], (), order))
+    changed = sorted(
+        (
+            p
+            for p in old.keys() | new.keys()
+            if not (p in old and p in new and same(old[p], new[p]))
+        ),
+        key=lambda p: [_key_order(t) for t in parse_pointer(p)],
+    )
+    if not changed:
+        return None
+    summary = (
+        f"{where} was refused but changed the position at {len(changed)} pointer(s):"
+        f" {', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}"
+    )
+    diff = tuple(
+        f"{p}: before {compact(old[p]) if p in old else '(missing)'},"
+        f" after {compact(new[p]) if p in new else '(missing)'}"
+        for p in changed
+    )
+    return Mismatch(
+        check.after,
+        case.clause_of(check),
+        summary,
+        diff,
+        check.index,
+        None,
+        {p: old[p] for p in changed if p in old},
+        {p: new[p] for p in changed if p in new},
+    )
 
 
 def _fraction(value: Any) -> Fraction | None:
@@ -574,31 +811,77 @@ def _fraction(value: Any) -> Fraction | None:
         return None
 
 
-def _compare_odds(case: Case, check: OddsCheck, replies: Mapping[str, Any]) -> Mismatch | None:
-    """Each expected figure against the reply: probabilities as exact fractions."""
+def _compare_odds(
+    case: Case, check: OddsCheck, replies: Mapping[str, Any], partial: bool = False
+) -> Mismatch | None:
+    """Each expected figure against the reply: probabilities as exact fractions.
+
+    With ``partial`` (capability ``partial_odds``) a figure the reply leaves out (a place as
+    null, ``race_end`` or ``sequences`` missing) is not compared, and the diff of a failure
+    says which were not; a reply that gives none of the check's figures fails."""
     got = replies.get(str(check.after))
     got = got if isinstance(got, dict) else {}
+    found_places = got.get("places")
+    places: Mapping[str, Any] = found_places if isinstance(found_places, dict) else {}
     diff: list[str] = []
-    clause = case.primary_clause
+    compared = 0
+    missing_places: list[tuple[int, str]] = []  # (place, camel) the reply leaves out
     for camel, row in check.odds.get("places", {}).items():
-        theirs = got.get("places", {}).get(camel) if isinstance(got.get("places"), dict) else None
-        mine = [_fraction(p) for p in row]
-        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != mine:
+        theirs = places.get(camel)
+        if partial and isinstance(theirs, list) and len(theirs) == len(row):
+            wanted = [n for n, p in enumerate(theirs) if p is not None]
+            missing_places += [(n + 1, camel) for n, p in enumerate(theirs) if p is None]
+            compared += len(wanted)
+            if any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted):
+                diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
+            continue
+        compared += len(row)
+        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != [
+            _fraction(p) for p in row
+        ]:
             diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
-    if "race_end" in check.odds and _fraction(got.get("race_end")) != _fraction(
-        check.odds["race_end"]
-    ):
-        diff.append(
-            f"race end: expected {check.odds['race_end']}, actual {compact(got.get('race_end'))}"
-        )
+    not_given = _places_not_given(missing_places, len(check.odds.get("places", {})))
+    if "race_end" in check.odds:
+        if partial and "race_end" not in got:
+            not_given.append("race end")
+        else:
+            compared += 1
+            if _fraction(got.get("race_end")) != _fraction(check.odds["race_end"]):
+                diff.append(
+                    f"race end: expected {check.odds['race_end']},"
+                    f" actual {compact(got.get('race_end'))}"
+                )
     if "sequences" in check.odds:
         theirs = got.get("sequences")
-        if (
-            not (isinstance(theirs, int) and not isinstance(theirs, bool))
-            or theirs != (check.odds["sequences"])
-        ):
-            diff.append(f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}")
+        if partial and "sequences" not in got:
+            not_given.append("sequences")
+        else:
+            compared += 1
+            if (
+                not (isinstance(theirs, int) and not isinstance(theirs, bool))
+                or theirs != check.odds["sequences"]
+            ):
+                diff.append(
+                    f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}"
+                )
+    if compared == 0:
+        diff.append("none of the figures was given (partial_odds leaves out some, not all)")
     if not diff:
         return None
-    summary = f"{_moment(case, check.after)}: odds differ ({len(diff)} figure(s))"
-    return Mismatch(check.after, clause, summary, tuple(diff), check.index)
+    if not_given:
+        diff.append(f"not given, so not compared: {', '.join(not_given)}")
+    summary = f"{_moment(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    return Mismatch(
+        check.after, case.clause_of(check), summary, tuple(diff), check.index, None, check.odds, got
+    )
+
+
+def _places_not_given(missing: Sequence[tuple[int, str]], camels: int) -> list[str]:
+    """``place 3 (every camel)`` or ``place 3 (blue, red)``, one entry per place left out."""
+    by_place: dict[int, list[str]] = {}
+    for place, camel in missing:
+        by_place.setdefault(place, []).append(camel)
+    return [
+        f"place {place} ({'every camel' if len(names) == camels else ', '.join(names)})"
+        for place, names in sorted(by_place.items())
+    ]

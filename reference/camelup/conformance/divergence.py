@@ -90,6 +90,12 @@ class FirstDivergence:
             verb = "differs" if len(self.pointers) == 1 else "differ"
             summary = f"{moment}: first divergence from the reference: {shown}{more} {verb}"
             diff = self._diff()
+        if self.refused is None:
+            expected: Any = _present(self.pointers, self.expected)
+            actual: Any = _present(self.pointers, self.actual)
+        else:  # the refusal, and null for the side that accepted the step
+            expected = self.error if self.refused == "reference" else None
+            actual = self.error if self.refused == "adapter" else None
         return Mismatch(
             self.after,
             self.clause,
@@ -97,6 +103,8 @@ class FirstDivergence:
             diff,
             None,
             self.pointers[0] if self.pointers else None,
+            expected=expected,
+            actual=actual,
             pointers=self.pointers,
             divergence=True,
         )
@@ -111,6 +119,11 @@ class FirstDivergence:
         if len(self.pointers) > MAX_POINTERS_SHOWN:
             lines.append(f"(and {len(self.pointers) - MAX_POINTERS_SHOWN} more member(s))")
         return tuple(lines)
+
+
+def _present(pointers: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
+    """Each pointer with its value, where that side has one."""
+    return {p: v for p, v in zip(pointers, values, strict=True) if v is not _MISSING}
 
 
 def _value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
@@ -153,7 +166,28 @@ def judge(
     later = tuple(
         c.index for c in case.checks if c.after > found.after and applicable(c, capabilities)
     )
+    own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
+    folded = [m for m in mismatches if m.after == found.after and m.check in own]
+    found = with_checks_clauses(found, folded)
     return Judged((*kept, found.mismatch(case)), found, later)
+
+
+def with_checks_clauses(found: FirstDivergence, folded: Sequence[Mismatch]) -> FirstDivergence:
+    """``found`` naming the clauses that the case's checks failing at its moment (folded into
+    it) name for themselves: the case's word on what decides a member outranks what the
+    reference's events suggest (a check that names none stands for the case's main subject,
+    which says nothing about this member)."""
+    if not folded:
+        return found
+    clauses = list(found.clauses)
+    for number, where in enumerate(found.pointers):
+        for mismatch in folded:
+            if mismatch.pointer is not None and (
+                where == mismatch.pointer or where.startswith(mismatch.pointer + "/")
+            ):
+                clauses[number] = mismatch.clause
+                break
+    return attrs.evolve(found, clause=folded[0].clause, clauses=tuple(clauses))
 
 
 # ------------------------------------------------------------------------ finding the divergence
@@ -279,6 +313,7 @@ CLAUSES_NAMED = frozenset(
         "leg.end.second",
         "end.final-leg-scoring",
         "leg.number",
+        "money.floor",
     }
 )  # every clause this module may name by itself (tests check each is in the spec)
 
@@ -403,6 +438,8 @@ class _Attribution:
             return "bet.finish.pile-order", (touching[-1][0] if touching else self.late[0], 1)
         if len(tokens) >= 3 and tokens[0] == "players" and tokens[2] == "money" and touching:
             index = self._payment(tokens[1], [i for i, _ in touching])
+            if self._unfloored(tokens[1], index):
+                return self._named(index, "money.floor")
             return self._named(index, dict(touching)[index])
         kinds = [e.get("type") for e in self.events]
         if (
@@ -493,6 +530,26 @@ class _Attribution:
         if ended == any(e.get("type") == "leg_started" for e in self.events):
             return None
         return "leg.end.first" if self.case.edition == "first" else "leg.end.second"
+
+    def _unfloored(self, seat: str, index: int) -> bool:
+        """Whether the adapter took the seat's whole loss where the reference stopped at 0."""
+        event = self.events[index]
+        scores = [s for s in event.get("scores", []) if str(s.get("player")) == seat]
+        if event.get("type") == "leg_scored" and scores:
+            owed, paid = scores[0].get("total"), scores[0].get("paid")
+        elif event.get("type") == "finish_card_scored":
+            owed, paid = event.get("amount"), event.get("paid")
+        else:
+            return False
+        try:
+            start = int(self.before["players"][int(seat)]["money"])
+            got = int(self.got["players"][int(seat)]["money"]) - start
+            wanted = int(self.want["players"][int(seat)]["money"]) - start
+        except (KeyError, IndexError, TypeError, ValueError):
+            return False
+        if not isinstance(owed, int) or not isinstance(paid, int) or owed == paid:
+            return False
+        return got == wanted - paid + owed
 
     def _payment(self, seat: str, touching: list[int]) -> int:
         """Of the events that paid ``seat`` this step, the one the adapter left out when that

@@ -325,7 +325,9 @@ def _tile_step(
         events.append(UnitMoved(unit, tile.space, target, placement, clause))  # type: ignore[arg-type]
     if target > LAST_SPACE or target < 1:
         if events is not None:
-            events.append(RaceEnded(unit, "tile.land.off-track"))
+            events.append(
+                RaceEnded(unit, movement.crossing_direction(target), "tile.land.off-track")
+            )
         return paid, True
     return paid, False
 
@@ -399,7 +401,7 @@ def _move_camel_unit(
     if destination > LAST_SPACE or destination < 1:
         if events is not None:
             crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
-            events.append(RaceEnded(unit, crossing))
+            events.append(RaceEnded(unit, movement.crossing_direction(destination), crossing))
         return None, True
     for tile in tile_list:
         if tile.space == destination:

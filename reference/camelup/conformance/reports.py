@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from camelup.conformance.compare import NO_VALUE, Mismatch
 from camelup.conformance.divergence import after_divergence, silence_note
 from camelup.conformance.protocol import PROTOCOL, Hello
 from camelup.conformance.runner import VERDICTS, CaseResult, RunReport
@@ -71,18 +72,24 @@ def _clip(lines: Iterable[str]) -> list[str]:
     return lines
 
 
+def failing_clause(result: CaseResult) -> str:
+    """The clause a reported case is shown under: its first failing check's, else (an error, an
+    unexpected pass) the case's primary clause."""
+    return result.mismatches[0].clause if result.mismatches else result.case.primary_clause
+
+
 def failure_block(result: CaseResult) -> list[str]:
-    """The human block for one case: header, then each mismatch with its diff."""
+    """The human block for one case: header (with the first failing check's clause), then each
+    mismatch with its own clause and diff."""
     case = result.case
     lines = [
-        f"{_label(result)} {case.id}  [{case.primary_clause}]  {case.where}",
+        f"{_label(result)} {case.id}  [{failing_clause(result)}]  {case.where}",
         f"  {case.description}",
     ]
     if result.reason:
         lines.append(f"  {result.reason}")
     for mismatch in result.mismatches:
-        clause = f"  [{mismatch.clause}]" if mismatch.clause != case.primary_clause else ""
-        lines.append(f"  {mismatch.summary}{clause}")
+        lines.append(f"  {mismatch.summary}  [{mismatch.clause}]")
         lines.extend(f"      {line}" for line in _clip(mismatch.diff))
     silenced = silence_note(result.diverged_at, len(result.not_compared))
     if silenced:
@@ -145,17 +152,7 @@ def _result_json(result: CaseResult) -> dict[str, Any]:
         "verdict": result.verdict,
         "note": result.note,
         "reason": result.reason,
-        "mismatches": [
-            {
-                "after": m.after,
-                "clause": m.clause,
-                "summary": m.summary,
-                "diff": list(m.diff),
-                "check": m.check,
-                **({"divergence": True, "pointers": list(m.pointers)} if m.divergence else {}),
-            }
-            for m in result.mismatches
-        ],
+        "mismatches": [mismatch_json(m) for m in result.mismatches],
         "diverged_at": result.diverged_at,
         "not_compared": [
             {"check": index, "reason": after_divergence(result.diverged_at)}
@@ -165,6 +162,29 @@ def _result_json(result: CaseResult) -> dict[str, Any]:
         "stderr": result.stderr,
         "seconds": round(result.seconds, 6),
     }
+
+
+def mismatch_json(mismatch: Mismatch) -> dict[str, Any]:
+    """One failure record of a JSONL report (``report-line.schema.json#/$defs/mismatch``):
+    ``expected`` or ``actual`` is left out when that side has no value (a pointer missing from
+    the reply)."""
+    record: dict[str, Any] = {
+        "check": mismatch.check,
+        "step": mismatch.after,
+        "after": mismatch.after,
+        "pointer": mismatch.pointer,
+        "clause": mismatch.clause,
+        "summary": mismatch.summary,
+        "diff": list(mismatch.diff),
+    }
+    if mismatch.expected is not NO_VALUE:
+        record["expected"] = mismatch.expected
+    if mismatch.actual is not NO_VALUE:
+        record["actual"] = mismatch.actual
+    if mismatch.divergence:
+        record["divergence"] = True
+        record["pointers"] = list(mismatch.pointers)
+    return record
 
 
 def jsonl_header(adapter: str, started: str, hello: Hello | None) -> str:
@@ -272,7 +292,11 @@ def junit(report: RunReport) -> str:
         )
         body = "\n".join(failure_block(result)[2:]) if _reported(result) else ""
         if result.verdict == "failed":
-            first = result.mismatches[0].summary if result.mismatches else result.reason
+            first = (
+                f"[{result.mismatches[0].clause}] {result.mismatches[0].summary}"
+                if result.mismatches
+                else result.reason
+            )
             ET.SubElement(
                 element, "failure", message=first, type=result.note or "mismatch"
             ).text = body
@@ -325,7 +349,7 @@ def tap(report: RunReport) -> str:
             continue
         lines.append("  ---")
         lines.append(f"  severity: {'fail' if result.verdict == 'failed' else result.verdict}")
-        lines.append(f"  clause: {_yaml_string(case.primary_clause)}")
+        lines.append(f"  clause: {_yaml_string(failing_clause(result))}")
         lines.append(f"  file: {_yaml_string(case.where)}")
         if result.reason:
             lines.append(f"  message: {_yaml_string(result.reason)}")
@@ -334,6 +358,10 @@ def tap(report: RunReport) -> str:
             for mismatch in result.mismatches:
                 lines.append(f"    - at_step: {mismatch.after}")
                 lines.append(f"      clause: {_yaml_string(mismatch.clause)}")
+                if mismatch.check is not None:
+                    lines.append(f"      check: {mismatch.check}")
+                if mismatch.pointer is not None:
+                    lines.append(f"      pointer: {_yaml_string(mismatch.pointer)}")
                 lines.append(f"      message: {_yaml_string(mismatch.summary)}")
                 if mismatch.divergence:
                     lines.append("      divergence: true")
@@ -379,9 +407,11 @@ def markdown(report: RunReport) -> str:
             silenced = silence_note(result.diverged_at, len(result.not_compared))
             first += f" ({silenced})" if silenced else ""
             lines.append(
-                f"- **{_label(result)}** `{case.id}` [`{case.primary_clause}`]: {_cell(first)}"
+                f"- **{_label(result)}** `{case.id}` [`{failing_clause(result)}`]: {_cell(first)}"
             )
-            details = [line for m in result.mismatches for line in (m.summary, *m.diff)]
+            details = [
+                line for m in result.mismatches for line in (f"{m.summary}  [{m.clause}]", *m.diff)
+            ]
             if details or result.stderr.strip():
                 lines += ["", "  <details><summary>details</summary>", "", "  ```diff"]
                 lines += [f"  {line}" for line in _clip([*details, *result.stderr.splitlines()])]

@@ -23,10 +23,9 @@ from camelup.conformance.compare import (
     ProtocolViolation,
     applicable,
     compare,
-    legal_actions_wanted,
     missing_capabilities,
-    odds_wanted,
     reply_kind,
+    wire_for,
 )
 from camelup.conformance.expectations import Expectations
 from camelup.conformance.nesting import too_deep_reply
@@ -259,12 +258,7 @@ def _run(
             )
         else:
             to_send.append((index, case))
-    wire = [
-        case.wire(
-            legal_actions_wanted(case, hello.capabilities), odds_wanted(case, hello.capabilities)
-        )
-        for _, case in to_send
-    ]
+    wire = [wire_for(case, hello.capabilities) for _, case in to_send]
     fatal: str | None = None
     stopped: str | None = None
     # The unpatched in-process reference cannot diverge from itself.

@@ -67,6 +67,7 @@ class StateCheck:
     after: int
     values: Mapping[str, Any]  # JSON pointer into the state -> the value it must have
     index: int
+    clause: str | None = None  # the clause the check judges; None: the case's primary clause
 
 
 @attrs.frozen
@@ -75,10 +76,14 @@ class EventsCheck:
     events: tuple[Mapping[str, Any], ...]
     match: Match
     index: int
+    clause: str | None = None
 
 
 @attrs.frozen
 class ErrorCheck:
+    """Step ``after`` is refused with ``code``. ``clause`` is the clause the refusal is for: the
+    one a refusal must name (capability ``error_clauses``), and so the clause the check judges."""
+
     after: int
     code: str
     clause: str | None
@@ -87,9 +92,15 @@ class ErrorCheck:
 
 @attrs.frozen
 class LegalActionsCheck:
+    """The legal actions at ``after``: exactly ``actions`` (``exact``), or else a set that
+    includes every action of ``actions`` and none of ``excluded``."""
+
     after: int
     actions: tuple[Mapping[str, Any], ...]
     index: int
+    clause: str | None = None
+    exact: bool = True
+    excluded: tuple[Mapping[str, Any], ...] = ()
 
 
 @attrs.frozen
@@ -102,9 +113,39 @@ class OddsCheck:
     after: int
     odds: Mapping[str, Any]
     index: int
+    clause: str | None = None
 
 
-Check = StateCheck | EventsCheck | ErrorCheck | LegalActionsCheck | OddsCheck
+@attrs.frozen
+class RankingCheck:
+    """The racing camels in race order at ``after``, first to last: the runner ranks the track
+    the adapter reports by the reference's ranking rule (crazy camels are not ranked)."""
+
+    after: int
+    ranking: tuple[str, ...]
+    index: int
+    clause: str | None = None
+
+
+@attrs.frozen
+class UnchangedCheck:
+    """Step ``after`` was refused and left the position exactly as it was before the step
+    (capability ``state_after_refusal``: the adapter reports its state after a refusal)."""
+
+    after: int
+    index: int
+    clause: str | None = None
+
+
+Check = (
+    StateCheck
+    | EventsCheck
+    | ErrorCheck
+    | LegalActionsCheck
+    | OddsCheck
+    | RankingCheck
+    | UnchangedCheck
+)
 
 
 @attrs.frozen
@@ -137,6 +178,10 @@ class Case:
     def primary_clause(self) -> str:
         return self.clauses[0]
 
+    def clause_of(self, check: Check) -> str:
+        """The clause ``check`` judges: its own, else the case's primary clause."""
+        return check.clause or self.primary_clause
+
     @property
     def edition(self) -> str:
         return str(self.ruleset.get("edition", "?"))
@@ -157,13 +202,19 @@ class Case:
         return f"{label}, {self.ruleset.get('players', '?')} players"
 
     def wire(
-        self, legal_actions_after: Iterable[int] = (), odds_after: Iterable[int] = ()
+        self,
+        legal_actions_after: Iterable[int] = (),
+        odds_after: Iterable[int] = (),
+        ranking_after: Iterable[int] = (),
     ) -> dict[str, Any]:
         """The case as sent to an adapter: never its description, sources or expectations.
-        ``want.odds_after`` is there only when odds are wanted (capability ``odds``)."""
+        ``want.odds_after`` and ``want.ranking_after`` are there only when wanted (capabilities
+        ``odds`` and ``ranking``)."""
         want: dict[str, Any] = {"legal_actions_after": sorted(set(legal_actions_after))}
         if odds_after:
             want["odds_after"] = sorted(set(odds_after))
+        if ranking_after:
+            want["ranking_after"] = sorted(set(ranking_after))
         return {
             "id": self.id,
             "ruleset": self.ruleset,
@@ -328,7 +379,14 @@ def _case(raw: Any, area: str, file: str, index: int, gate: Schemas) -> Case:
         message = "a case with an odds check gives a state, so that a solver without an engine"
         message += " can run it"
         raise _Defect("/given", message)
-    if not any(isinstance(c, ErrorCheck) and c.after == 0 for c in checks):
+    refused = {c.after for c in checks if isinstance(c, ErrorCheck)}
+    for check in checks:
+        if isinstance(check, UnchangedCheck) and check.after not in refused:
+            message = f"an unchanged check needs an error check of step {check.after}"
+            raise _Defect(pointer("expect", check.index), message)
+        if isinstance(check, RankingCheck):
+            _ranking_camels(check, raw["ruleset"]["edition"])
+    if 0 not in refused:
         _given_position(raw)
     return Case(
         id=raw["id"],
@@ -353,15 +411,36 @@ def _check(raw: Mapping[str, Any], index: int, steps: int) -> Check:
     if after > steps:
         where = pointer("expect", index, "after")
         raise _Defect(where, f"after must be from 0 to {steps} (the number of steps)")
+    clause = raw.get("clause")
     if "state" in raw:
-        return StateCheck(after, raw["state"], index)
+        return StateCheck(after, raw["state"], index, clause)
     if "events" in raw:
-        return EventsCheck(after, tuple(raw["events"]), raw.get("match", "sequence"), index)
-    if "error" in raw:
+        return EventsCheck(after, tuple(raw["events"]), raw.get("match", "sequence"), index, clause)
+    if "error" in raw:  # its clause is the refusal's, inside "error"
         return ErrorCheck(after, raw["error"]["code"], raw["error"].get("clause"), index)
     if "odds" in raw:
-        return OddsCheck(after, raw["odds"], index)
-    return LegalActionsCheck(after, tuple(raw["legal_actions"]), index)
+        return OddsCheck(after, raw["odds"], index, clause)
+    if "ranking" in raw:
+        return RankingCheck(after, tuple(raw["ranking"]), index, clause)
+    if "unchanged" in raw:
+        return UnchangedCheck(after, index, clause)
+    actions = raw["legal_actions"]
+    if isinstance(actions, list):
+        return LegalActionsCheck(after, tuple(actions), index, clause)
+    included, excluded = actions.get("includes", []), actions.get("excludes", [])
+    return LegalActionsCheck(after, tuple(included), index, clause, False, tuple(excluded))
+
+
+def _ranking_camels(check: RankingCheck, edition: str) -> None:
+    """A ranking lists every racing camel of the edition once, and nothing else."""
+    from camelup.model.ruleset import RACING_CAMELS, Edition
+
+    racing = {camel.value for camel in RACING_CAMELS[Edition(edition)]}
+    if set(check.ranking) != racing:
+        message = (
+            f"a ranking lists the {edition} edition's racing camels: {', '.join(sorted(racing))}"
+        )
+        raise _Defect(pointer("expect", check.index, "ranking"), message)
 
 
 def _given_position(raw: Mapping[str, Any]) -> None:

@@ -5,7 +5,8 @@ given position loads with the codec, unique case IDs); IDs that start with their
 (recorded games: ``generated.<family>/<seed>``); every clause, ruling and variant exists in the
 spec registry and fits the case's rule set; a case expecting its given position refused has
 nothing else to check; and the bundled reference passes every case. ``coverage``: clause x
-cases x implementation sites; a must-clause implemented by the engine with no case is a gap.
+cases x checks x implementation sites; a must-clause implemented by the engine that no check
+judges is a gap.
 """
 
 from __future__ import annotations
@@ -38,23 +39,31 @@ def registry_problems(case: Case, registry: Registry) -> list[Problem]:
     elif not recorded and not case.id.startswith(case.primary_clause + "/"):
         add("/id", f"the ID must start with the primary clause {case.primary_clause}/")
     in_play = {case.edition, *case.modules}
-    for index, clause_id in enumerate(case.clauses):
+
+    def check_clause(where: str, clause_id: str) -> None:
         if clause_id not in registry.clause_ids:
-            add(f"/clauses/{index}", f"unknown clause {clause_id}")
-            continue
+            add(where, f"unknown clause {clause_id}")
+            return
         clause = registry.clause(clause_id)
         if not clause.rule_sets & in_play:
             add(
-                f"/clauses/{index}",
+                where,
                 f"clause {clause_id} applies to {', '.join(sorted(clause.rule_sets))},"
                 f" not to {'+'.join(sorted(in_play))}",
             )
         if clause.variant is not None and clause.variant not in case.variants:
             add(
-                f"/clauses/{index}",
+                where,
                 f"clause {clause_id} holds only under the variant {clause.variant},"
                 " which the ruleset does not select",
             )
+
+    for index, clause_id in enumerate(case.clauses):
+        check_clause(f"/clauses/{index}", clause_id)
+    for check in case.checks:
+        if check.clause is not None:  # an error check's is its refusal's, inside "error"
+            inside = "/error/clause" if isinstance(check, ErrorCheck) else "/clause"
+            check_clause(f"/expect/{check.index}{inside}", check.clause)
     known_rulings = {r.id for r in registry.rulings}
     if case.ruling is not None and case.ruling not in known_rulings:
         add("/ruling", f"unknown ruling {case.ruling}")
@@ -139,6 +148,10 @@ def _sort_pointer(pointer: str) -> tuple[Any, ...]:
 
 @attrs.frozen
 class CoverageRow:
+    """One clause: the cases that list it, the checks that judge it (``named``: naming it
+    themselves; ``by_default``: checks without a clause of cases whose primary clause it is),
+    each check as ``<case ID>#/expect/<index>``, and where the engine implements it."""
+
     clause: str
     number: str
     level: str
@@ -146,11 +159,23 @@ class CoverageRow:
     rule_sets: tuple[str, ...]
     cases: tuple[str, ...]
     sites: tuple[str, ...]
+    named: tuple[str, ...] = ()
+    by_default: tuple[str, ...] = ()
+
+    @property
+    def checks(self) -> int:
+        return len(self.named) + len(self.by_default)
 
     @property
     def gap(self) -> bool:
-        """A must-clause the engine implements and no case checks."""
-        return self.level == "must" and self.code == "engine" and not self.cases
+        """A must-clause the engine implements that no check judges (a case listing it among
+        its clauses is not enough)."""
+        return self.level == "must" and self.code == "engine" and not self.checks
+
+    @property
+    def listed_only(self) -> bool:
+        """Listed by a case, yet judged by no check: no check names it or falls back to it."""
+        return bool(self.cases) and not self.checks
 
 
 def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
@@ -160,11 +185,19 @@ def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
 
     registry = load_registry()
     by_clause: dict[str, list[str]] = {}
+    named: dict[str, list[str]] = {}
+    by_default: dict[str, list[str]] = {}
     for case in cases:
         if case.source.get("kind") == "generated":
             continue  # recorded games pin regressions; coverage counts cases written from rules
         for clause in case.clauses:
             by_clause.setdefault(clause, []).append(case.id)
+        for check in case.checks:
+            ref = f"{case.id}#/expect/{check.index}"
+            if check.clause is not None:
+                named.setdefault(check.clause, []).append(ref)
+            else:
+                by_default.setdefault(case.primary_clause, []).append(ref)
     site_names: dict[str, list[str]] = {}
     for site in sites():
         site_names.setdefault(site.clause, []).append(
@@ -179,6 +212,8 @@ def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
             rule_sets=tuple(sorted(c.rule_sets)),
             cases=tuple(by_clause.get(c.id, ())),
             sites=tuple(site_names.get(c.id, ())),
+            named=tuple(named.get(c.id, ())),
+            by_default=tuple(by_default.get(c.id, ())),
         )
         for c in registry.clauses
     ]

@@ -11,6 +11,7 @@ from camelup.model.dice import DieRoll
 from camelup.model.state import LegTicket, Pile, TileSide
 
 Placement = Literal["top", "underneath"]
+Direction = Literal["clockwise", "counterclockwise"]
 
 
 @attrs.frozen
@@ -125,7 +126,10 @@ class LegStarted:
 
 @attrs.frozen
 class RaceEnded:
+    """A unit crossed the finish line: clockwise past 16, or counterclockwise past 1."""
+
     unit: tuple[Camel, ...]
+    direction: Direction
     clause: str
 
 

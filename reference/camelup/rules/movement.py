@@ -14,7 +14,7 @@ from __future__ import annotations
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll, face_problem
 from camelup.model.errors import Violation
-from camelup.model.events import Event, RaceEnded, TilePaid, UnitMoved
+from camelup.model.events import Direction, Event, RaceEnded, TilePaid, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
 from camelup.model.track import LAST_SPACE, MIN_SPACE, Stack
@@ -103,7 +103,7 @@ def move_camel_unit(
     if destination > LAST_SPACE or destination < 1:
         if events is not None:
             crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
-            events.append(RaceEnded(unit, crossing))
+            events.append(RaceEnded(unit, crossing_direction(destination), crossing))
         return None, True
     for tile in tiles:
         if tile.space == destination:
@@ -155,6 +155,11 @@ def tile_step(
         events.append(UnitMoved(unit, tile.space, target, placement, clause))  # type: ignore[arg-type]
     if target > LAST_SPACE or target < 1:
         if events is not None:
-            events.append(RaceEnded(unit, "tile.land.off-track"))
+            events.append(RaceEnded(unit, crossing_direction(target), "tile.land.off-track"))
         return paid, True
     return paid, False
+
+
+def crossing_direction(space: int) -> Direction:
+    """Which way a unit that ended beyond the track crossed the finish line."""
+    return "clockwise" if space > LAST_SPACE else "counterclockwise"

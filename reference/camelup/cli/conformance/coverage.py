@@ -1,4 +1,7 @@
-"""``camelup conformance coverage``: clause x cases x implementation sites."""
+"""``camelup conformance coverage``: clause x cases x checks x implementation sites.
+
+A clause is judged by the checks that name it and by the checks without a clause of the cases
+whose primary clause it is; a must-clause the engine implements that no check judges is a gap."""
 
 from __future__ import annotations
 
@@ -30,7 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("human", "markdown", "jsonl"), default="human", help="output format"
     )
     parser.add_argument(
-        "--missing", action="store_true", help="show only must-clauses without a case"
+        "--missing",
+        action="store_true",
+        help="show only must-clauses that no check judges (by name, or as its case's primary"
+        " clause)",
     )
 
 
@@ -54,44 +60,53 @@ def handle(options: CoverageOptions) -> int:
                         "code": row.code,
                         "rule_sets": list(row.rule_sets),
                         "cases": list(row.cases),
+                        "checks_naming": list(row.named),
+                        "checks_by_default": list(row.by_default),
                         "sites": list(row.sites),
                         "gap": row.gap,
                     }
                 )
             )
     elif options.format == "markdown":
-        say("| clause | level | code | cases | implementation sites |")
-        say("|---|---|---|---:|---|")
+        say("| clause | level | code | cases | checks naming it | checks by default | sites |")
+        say("|---|---|---|---:|---:|---:|---|")
         for row in shown:
-            mark = " **(no case)**" if row.gap else ""
+            mark = " **(no check)**" if row.gap else ""
             sites = "<br>".join(f"`{s}`" for s in row.sites) or "-"
             say(
                 f"| {row.number} `{row.clause}`{mark} | {row.level} | {row.code}"
-                f" | {len(row.cases)} | {sites} |"
+                f" | {len(row.cases)} | {len(row.named)} | {len(row.by_default)} | {sites} |"
             )
     elif shown:
         width = max(len(r.clause) for r in shown)
-        say(f"{'':6} {'clause':<{width}}  {'level':<11}  {'code':<6}  {'cases':>5}  sites")
+        say(
+            f"{'':6} {'clause':<{width}}  {'level':<11}  {'code':<6}  {'cases':>5}"
+            f"  {'named':>5}  {'default':>7}  sites"
+        )
         for row in shown:
             site = row.sites[0].split(" ")[-1] if row.sites else "-"
             more = f" +{len(row.sites) - 1}" if len(row.sites) > 1 else ""
-            flag = "  <- no case" if row.gap else ""
+            flag = "  <- no check" if row.gap else ""
             say(
                 f"{row.number:6} {row.clause:<{width}}  {row.level:<11}  {row.code:<6}"
-                f"  {len(row.cases):>5}  {site}{more}{flag}"
+                f"  {len(row.cases):>5}  {len(row.named):>5}  {len(row.by_default):>7}"
+                f"  {site}{more}{flag}"
             )
     registry = load_registry()
     for row in gaps:
         clause = registry.clause(row.clause)
         print(
             f"spec/{clause.file}:{clause.line}: must-clause {row.clause} (Code: engine)"
-            " has no case",
+            " is judged by no check",
             file=sys.stderr,
         )
     covered = sum(1 for r in rows if r.cases)
+    judged = sum(1 for r in rows if r.checks)
+    named = sum(1 for r in rows if r.named)
     print(
-        f"conformance coverage: {covered}/{len(rows)} clauses have cases,"
-        f" {len(gaps)} must-clause(s) implemented by the engine have none",
+        f"conformance coverage: {covered}/{len(rows)} clauses have cases, {judged} are judged"
+        f" by a check ({named} by a check naming them),"
+        f" {len(gaps)} must-clause(s) implemented by the engine by none",
         file=sys.stderr,
     )
     if suite.problems:
@@ -101,12 +116,12 @@ def handle(options: CoverageOptions) -> int:
 
 VERB = Verb(
     name="coverage",
-    summary="clause x cases x implementation sites; fail on a must-clause without a case",
+    summary="clause x cases x checks x implementation sites; fail on a must-clause no check judges",
     example="camelup conformance coverage --missing\n"
     "camelup conformance coverage --format markdown > coverage.md",
     exit_codes=(
-        (exits.OK, "every must-clause the engine implements has a case"),
-        (exits.FAILED, "a must-clause implemented by the engine has no case (named on stderr)"),
+        (exits.OK, "every must-clause the engine implements is judged by a check"),
+        (exits.FAILED, "a must-clause implemented by the engine is judged by no check (on stderr)"),
         (exits.USAGE, "usage error: bad option, no such folder"),
         (exits.INVALID_SUITE, "some case files could not be read (listed on stderr)"),
     ),

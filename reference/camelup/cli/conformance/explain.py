@@ -71,9 +71,8 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         ProtocolViolation,
         compare,
         describe_action,
-        legal_actions_wanted,
-        odds_wanted,
         reply_kind,
+        wire_for,
     )
     from camelup.conformance.divergence import first_divergence, reference_reply, silence_note
     from camelup.conformance.protocol import AdapterStartError, Reply
@@ -98,9 +97,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
                 shared.PREFIX, f"the adapter does not support {hello.unsupported(case.ruleset)}"
             )
             return exits.ADAPTER
-        wire = case.wire(
-            legal_actions_wanted(case, hello.capabilities), odds_wanted(case, hello.capabilities)
-        )
+        wire = wire_for(case, hello.capabilities)
         [(_, outcome)] = list(client.run([wire]))
     except AdapterStartError as error:
         error_line(shared.PREFIX, f"the adapter could not be restarted: {error}")
@@ -246,17 +243,30 @@ def _error_text(error: Any) -> str:
 
 
 def _check_label(check: Check) -> str:
-    from camelup.conformance.suite import ErrorCheck, EventsCheck, OddsCheck, StateCheck
+    from camelup.conformance.suite import (
+        ErrorCheck,
+        EventsCheck,
+        LegalActionsCheck,
+        OddsCheck,
+        RankingCheck,
+        StateCheck,
+    )
 
     if isinstance(check, StateCheck):
         return "state " + ", ".join(p or "/" for p in check.values)
     if isinstance(check, EventsCheck):
         return f"events ({check.match}, {len(check.events)} expected)"
     if isinstance(check, ErrorCheck):
-        return f"error {check.code}" + (f" [{check.clause}]" if check.clause else "")
+        return f"error {check.code}"
     if isinstance(check, OddsCheck):
         return "odds " + ", ".join(check.odds)
-    return f"legal actions ({len(check.actions)} expected)"
+    if isinstance(check, RankingCheck):
+        return "ranking " + " > ".join(check.ranking)
+    if isinstance(check, LegalActionsCheck):
+        if check.exact:
+            return f"legal actions ({len(check.actions)} expected)"
+        return f"legal actions ({len(check.actions)} included, {len(check.excluded)} excluded)"
+    return "unchanged by the refusal"
 
 
 def _timeline(
@@ -306,17 +316,19 @@ def _timeline(
         for check in case.checks:
             if check.after != moment:
                 continue
+            clause = f"  [{case.clause_of(check)}]"
             if not applicable(check, capabilities):
-                say(f"    -  {_check_label(check)} (not compared: capability missing)")
+                say(f"    -  {_check_label(check)}{clause} (not compared: capability missing)")
             elif diverged_at is not None and moment > diverged_at:
-                say(f"    -  {_check_label(check)} (not compared: {after_divergence(diverged_at)})")
+                silenced = after_divergence(diverged_at)
+                say(f"    -  {_check_label(check)}{clause} (not compared: {silenced})")
             elif isinstance(check, StateCheck):
                 for where in check.values:
                     mark = "x " if (check.index, where) in failed else "ok"
-                    say(f"    {mark} state {where or '/'}")
+                    say(f"    {mark} state {where or '/'}{clause}")
             else:
                 mark = "x " if (check.index, None) in failed else "ok"
-                say(f"    {mark} {_check_label(check)}")
+                say(f"    {mark} {_check_label(check)}{clause}")
 
 
 VERB = Verb(

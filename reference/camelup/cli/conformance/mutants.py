@@ -3,7 +3,8 @@
 Each mutant of :mod:`camelup.conformance.mutants` is applied in this process (and undone after),
 and the whole suite runs against the patched reference engine in-process. A mutant is
 **killed** when at least one case fails or errors, and the kill **names the right clause** when
-one of those cases lists the mutated clause among its clauses. Before any mutant the suite runs
+a failing check of one of those cases names the mutated clause (the clause its report shows: the
+check's own, else the case's primary clause). Before any mutant the suite runs
 once unpatched: a suite the reference does not pass says nothing about mutants. Exit code 1 when
 any mutant survives (or the unpatched run fails). ``--jobs N`` spreads the mutants over N
 processes.
@@ -25,6 +26,7 @@ from camelup.cli.conformance import shared
 
 if TYPE_CHECKING:
     from camelup.conformance.mutants import Mutant
+    from camelup.conformance.runner import CaseResult
     from camelup.conformance.suite import Case
 
 HELP = (
@@ -41,7 +43,7 @@ class Verdict:
     clause: str
     description: str
     failing: tuple[str, ...]  # the IDs of the cases that failed or errored
-    named_right: bool  # a failing case lists the mutated clause
+    named_right: bool  # a failing check's clause (what the report shows) is the mutated clause
     complete: bool = True  # False: the run stopped at the first failing case (--first-kill)
 
     @property
@@ -64,8 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--first-kill",
         action="store_true",
-        help="stop each mutant at its first failing case, trying the cases that cite the mutated"
-        " clause first (fast, for CI; a case count is not reported)",
+        help="stop each mutant at its first failing case naming the mutated clause, trying the"
+        " cases with a check judging it first (fast, for CI; a case count is not reported)",
     )
     parser.add_argument(
         "--quiet",
@@ -80,25 +82,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Verdict:
     """Run ``cases`` against the in-process reference with ``mutant`` applied.
 
-    ``first_kill``: stop at the first failing case, trying the cases that cite the mutated
-    clause first (the verdict then lists that one case; a survivor still runs them all).
+    ``first_kill``: stop at the first failing case whose failure names the mutated clause,
+    trying the cases with a check judging that clause first, and only if none fails the others
+    (the verdict then lists one case; a survivor still runs them all).
     """
     from camelup.conformance.mutants import applied
     from camelup.conformance.protocol import InProcessReference
     from camelup.conformance.runner import run_cases
 
-    def failing(batch: Sequence[Case]) -> list[Case]:
+    def failing(batch: Sequence[Case]) -> list[CaseResult]:
         report = run_cases(batch, InProcessReference())
-        return [r.case for r in report.results if r.verdict in ("failed", "errored")]
+        return [r for r in report.results if r.verdict in ("failed", "errored")]
+
+    def judges(case: Case) -> bool:  # a failure of the case can name the mutated clause
+        return any(case.clause_of(check) == mutant.clause for check in case.checks)
 
     with applied(mutant):
         if not first_kill:
             found = failing(cases)
         else:
-            citing = [c for c in cases if mutant.clause in c.clauses]
-            others = [c for c in cases if mutant.clause not in c.clauses]
             found = []
-            for case in (*citing, *others):
+            for case in (c for c in cases if judges(c)):
+                failed = failing([case])
+                if failed and _names(failed[0], mutant.clause):
+                    found = failed
+                    break
+                found = found or failed  # a kill, naming another clause: look further
+            for case in () if found else (c for c in cases if not judges(c)):
                 found = failing([case])
                 if found:
                     break
@@ -106,10 +116,18 @@ def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Ve
         mutant.name,
         mutant.clause,
         mutant.description,
-        tuple(c.id for c in found),
-        any(mutant.clause in c.clauses for c in found),
+        tuple(r.case.id for r in found),
+        any(_names(r, mutant.clause) for r in found),
         complete=not first_kill,
     )
+
+
+def _names(result: CaseResult, clause: str) -> bool:
+    """Whether a failing check of ``result`` names ``clause``, as its report does (a case that
+    errored, with no check judged, is shown under its primary clause)."""
+    if not result.mismatches:
+        return result.case.primary_clause == clause
+    return any(m.clause == clause for m in result.mismatches)
 
 
 _WORKER_CASES: list[Case] = []  # each worker process loads the suite once
@@ -252,5 +270,6 @@ VERB = Verb(
     handle=handle,
     details="Each mutant (camelup.conformance.mutants) is applied in this process and undone"
     " after it; a mutant is killed when a case fails or errors, and the kill names the right"
-    " clause when one of those cases lists the mutated clause.",
+    " clause when a failing check of one of those cases names the mutated clause (as the"
+    " report does).",
 )

@@ -33,12 +33,33 @@ HELP = (
     " by rule set and chapter, and each failure with its clause and reason"
 )
 
-# The implementations this repository reports on, run from its root: the toy of docs/ and the
-# adapters of the published packages (adapters/), each with its expectations file.
+
+@attrs.frozen
+class ProjectAdapter:
+    """An implementation this repository reports on, run from its root with its known failures.
+    ``slowest`` is its own per-case timeout when the package is known to need more than the
+    default (the run uses the larger of the two)."""
+
+    script: str
+    expectations: str
+    arguments: tuple[str, ...] = ()
+    slowest: float = 0.0
+
+
+# The toy of docs/ and the adapters of the published packages (adapters/). The solver's odds
+# mode enumerates a fresh second-edition leg in pure Python, about 11 s of CPU here.
 PROJECT_ADAPTERS = (
-    ("docs/toy_adapter.py", "docs/toy_expectations.toml"),
-    ("adapters/camelcalc/adapter.py", "adapters/camelcalc/expectations.toml"),
-    ("adapters/camel-up-solver/adapter.py", "adapters/camel-up-solver/expectations.toml"),
+    ProjectAdapter("docs/toy_adapter.py", "docs/toy_expectations.toml"),
+    ProjectAdapter("adapters/camelcalc/adapter.py", "adapters/camelcalc/expectations.toml"),
+    ProjectAdapter(
+        "adapters/camel-up-solver/adapter.py", "adapters/camel-up-solver/expectations.toml"
+    ),
+    ProjectAdapter(
+        "adapters/camel-up-solver/adapter.py",
+        "adapters/camel-up-solver/expectations-odds.toml",
+        ("--odds",),
+        slowest=120.0,
+    ),
 )
 
 
@@ -47,6 +68,7 @@ class Implementation:
     shown: str  # the command as the report prints it
     argv: tuple[str, ...] | None  # None: the reference, in-process
     expectations: str | None
+    slowest: float = 0.0  # a per-case timeout it needs at least
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,11 +133,20 @@ def _implementations(options: ReportOptions) -> list[Implementation]:
                 Implementation(command, argv, None if expectations == "-" else expectations)
             )
         return found
-    for script, expectations in PROJECT_ADAPTERS:
-        if not Path(script).is_file():
-            raise ValueError(f"{script}: not found; run from the repository root or give --adapter")
+    for adapter in PROJECT_ADAPTERS:
+        if not Path(adapter.script).is_file():
+            raise ValueError(
+                f"{adapter.script}: not found; run from the repository root or give --adapter"
+            )
         # Run with this interpreter, whatever `python` is on PATH; print it as `python`.
-        found.append(Implementation(f"python {script}", (sys.executable, script), expectations))
+        found.append(
+            Implementation(
+                " ".join(["python", adapter.script, *adapter.arguments]),
+                (sys.executable, adapter.script, *adapter.arguments),
+                adapter.expectations,
+                adapter.slowest,
+            )
+        )
     return found
 
 
@@ -156,7 +187,10 @@ def handle(options: ReportOptions) -> int:
         client: Client = (
             InProcessReference()
             if implementation.argv is None
-            else SubprocessAdapter(list(implementation.argv), timeout=options.timeout)
+            else SubprocessAdapter(
+                list(implementation.argv),
+                timeout=max(options.timeout, implementation.slowest),
+            )
         )
         report = run_cases(suite.cases, client, expectations)
         for warning in report.warnings:
@@ -228,9 +262,13 @@ def _counts(results: Sequence[CaseResult]) -> dict[str, int]:
 
 
 def _title(implementation: Implementation, report: RunReport) -> str:
+    from camelup.conformance.compare import is_solver
+
     if report.hello is None:
         return implementation.shown
-    return f"{report.hello.name} {report.hello.version}"
+    title = f"{report.hello.name} {report.hello.version}"
+    # The same package may be served as an engine and as an odds solver: two sections.
+    return f"{title}, odds solver" if is_solver(report.hello.capabilities) else title
 
 
 def _declares(report: RunReport) -> str:
@@ -328,10 +366,12 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if failures:
         lines += [f"### Failures ({len(failures)})", "", "| case | clause | reason |"]
         lines.append("|---|---|---|")
+        from camelup.conformance.reports import failing_clause
+
         for result in sorted(failures, key=lambda r: _case_order(r.case)):
             case = result.case
             lines.append(
-                f"| `{_cell(case.id)}` | `{case.primary_clause}` | {_cell(_reason(result))} |"
+                f"| `{_cell(case.id)}` | `{failing_clause(result)}` | {_cell(_reason(result))} |"
             )
         lines.append("")
     skips = Counter(r.reason for r in report.results if r.note in ("adapter-skip", "expected-skip"))
