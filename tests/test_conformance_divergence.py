@@ -280,7 +280,7 @@ def test_a_mutant_in_process_still_diverges_from_the_reference() -> None:
     """Under ``conformance mutants`` the engine in this process is the mutant: the reference
     states are computed with its patch lifted, so it diverges, with nothing cached before."""
     [case] = [c for c in load_suite().cases if c.id == "generated.second/14"]
-    divergence._CACHE.clear()
+    divergence.clear_cache()
     with applied(CATALOGUE["mover-takes-whole-stack"]):
         [result] = run_cases([case], InProcessReference()).results
     assert result.verdict == "failed" and result.diverged_at is not None

@@ -35,6 +35,7 @@ from typing import Any
 import attrs
 
 from camelup.conformance.compare import (
+    RACING_ORDER,
     SOLVER,
     Mismatch,
     applicable,
@@ -655,6 +656,12 @@ def reference_reply(case: Case) -> Mapping[str, Any]:
     return found
 
 
+def clear_cache() -> None:
+    """Forget every reference reply worked out so far (a benchmark's cold start)."""
+    _CACHE.clear()
+    _KEYS.clear()
+
+
 def _store(key: str, reply: Mapping[str, Any]) -> None:
     if len(_CACHE) >= CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]  # the oldest: a suite is run in order
@@ -706,8 +713,6 @@ def after_divergence(moment: int) -> str:
 
 
 def _order(case: Case) -> tuple[str, ...]:
-    from camelup.conformance.compare import RACING_ORDER
-
     return RACING_ORDER.get(case.edition, ())
 
 
