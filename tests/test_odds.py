@@ -100,6 +100,29 @@ def test_one_die_left_worked_out_by_hand() -> None:
     assert odds.race_end == 0
 
 
+@pytest.mark.parametrize(
+    ("board", "tiles"),
+    [
+        # white carries red: the only-carrier exception moves white whichever colour shows
+        ({9: "cW R", 8: "B", 10: "G", 11: "Y", 12: "P", 14: "cK"}, []),
+        # white sits directly on black: the upper one moves (top-of-other); a booing tile on 6
+        ({5: "B", 7: "cK cW", 9: "G R", 11: "Y", 12: "P"}, [(6, 1, TileSide.BOOING)]),
+    ],
+)
+def test_grey_faces_that_move_the_same_camel_count_twice_and_agree_with_apply(
+    board: dict[int, str], tiles: list[tuple[int, int, TileSide]]
+) -> None:
+    """Where a crazy-camel exception makes both colours move the same camel, the oracle reveals
+    each number once for its two faces (crazy.select.only-carrier, crazy.select.top-of-other):
+    the figures must still be those of the enumeration through apply, face by face."""
+    state = build(
+        ruleset("second"), board, tiles=tiles, revealed=["B", "G"], pyramid_tickets={0: 2}
+    )
+    by_white = crazy.choose_crazy_camel(state.track, Camel.CRAZY_WHITE)[0]
+    assert by_white is crazy.choose_crazy_camel(state.track, Camel.CRAZY_BLACK)[0]
+    _same_as_apply(state)
+
+
 def test_a_finished_game_has_no_odds() -> None:
     rules = ruleset("first")
     state = build(rules, {16: "B G O Y W"})
@@ -238,7 +261,7 @@ def test_a_patched_crazy_camel_rule_changes_play_and_odds(monkeypatch: pytest.Mo
     )
 
     def colour_only(choose: Callable[..., Any]) -> Callable[..., Any]:
-        return lambda track, roll: (roll.colour, "crazy.select.colour")
+        return lambda track, colour: (colour, "crazy.select.colour")
 
     roll = DieRoll(Die.GREY, 1, Camel.CRAZY_BLACK)
     _changes_both(monkeypatch, state, roll, crazy, "choose_crazy_camel", colour_only)

@@ -12,8 +12,13 @@ model, because the dice come out in a uniformly random order whoever draws them.
 
 Each die is revealed by the race kernel :func:`camelup.rules.race.reveal`, the function
 ``apply`` uses for the pyramid action, on a bare list-of-stacks track: no ``State``, ``Player``
-or event is built. Rankings are the ranking rule's (:func:`camelup.rules.ranking.ranking`),
-ticket rewards the leg-scoring rule's (:func:`camelup.rules.leg.ticket_reward`).
+or event is built. For the grey die the crazy-camel rule
+(:func:`camelup.rules.crazy.choose_crazy_camel`) is asked once per track and colour and its
+answer handed to the kernel for the three numbers of that colour; when both colours move the
+same camel (a crazy-camel exception), the two faces of each number are one move of weight two.
+Rankings are the ranking rule's (:func:`camelup.rules.ranking.ranking`), ticket rewards the
+leg-scoring rule's (:func:`camelup.rules.leg.ticket_reward`). Every rule is looked up in its
+module when the odds are asked for, so a patched rule changes the odds as it changes ``apply``.
 
 Exactness
 ---------
@@ -47,6 +52,7 @@ finish card on it, each with a 95% confidence interval.
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 import random
@@ -63,7 +69,7 @@ from camelup.model.events import Event, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
 from camelup.model.track import Stack
-from camelup.rules import final, leg, race, ranking
+from camelup.rules import crazy, final, leg, race, ranking
 
 __all__ = [
     "ActionValue",
@@ -281,6 +287,9 @@ class _TileSearch:
         )
 
 
+_Move = tuple[tuple[DieRoll, ...], int, int, tuple[Camel, str] | None]
+
+
 def _enumerate(
     ruleset: Ruleset,
     track: tuple[Stack, ...],
@@ -294,45 +303,78 @@ def _enumerate(
     scale = [1] * (steps + 1)
     for k in range(steps - 1, -1, -1):
         scale[k] = scale[k + 1] * faces * (len(pyramid) - k)
-    rolls = {die: _rolls(die, faces) for die in pyramid}
+    # A die's moves on a track: (its rolls, the faces each roll counts for, the sequences each
+    # stands for, the crazy-camel choice to hand to the kernel). A racing die's are fixed; the
+    # grey die's follow chapter 7's choice on the track, asked once per colour: the rule is
+    # given the colour and not the number, and the colour reaches no other rule.
+    racing_moves: list[tuple[_Move, ...]] = [
+        ()
+        if die is Die.GREY
+        else ((tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3, 1, None),)
+        for die in pyramid
+    ]
+    grey = pyramid.index(Die.GREY) if Die.GREY in pyramid else -1
+    white, black = CRAZY_CAMELS
+    white_rolls = tuple(DieRoll(Die.GREY, v, white) for v in FACE_VALUES)
+    black_rolls = tuple(DieRoll(Die.GREY, v, black) for v in FACE_VALUES)
+    choose = crazy.choose_crazy_camel
+
+    def grey_moves(here: tuple[Stack, ...]) -> tuple[_Move, ...]:
+        by_white, by_black = choose(here, white), choose(here, black)
+        if by_white[0] is by_black[0]:  # both faces of each number make the same move
+            return ((white_rolls, 2, 2, by_white),)
+        return ((white_rolls, 1, 1, by_white), (black_rolls, 1, 1, by_black))
+
+    # the dice left as a bit mask: draws[mask] = ((a die left, the mask without it), ...)
+    draws = [
+        tuple((i, mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
+        for mask in range(1 << len(pyramid))
+    ]
     reveal = race.reveal
     rank = ranking.ranking
     finals: dict[Ranking, int] = {}
     paid: dict[int, int] = {}
     race_end = sequences = race_end_sequences = 0
-    level: dict[_Position, list[int]] = {(track, pyramid): [1, 1]}  # weight, sequences
+    # level[mask]: the positions with the dice of ``mask`` left, each track with its weight
+    # and its number of sequences
+    level: list[dict[tuple[Stack, ...], list[int]]] = [{} for _ in draws]
+    level[-1][track] = [1, 1]
     if steps == 0:
         finals[rank(track)] = 1
         sequences = 1
     for k in range(steps):
         last = k + 1 == steps
         unit = scale[k + 1]
-        following: dict[_Position, list[int]] = {}
-
-        for (here, dice), (weight, count) in level.items():
-            for index, die in enumerate(dice):
-                rest = dice[:index] + dice[index + 1 :]
-                for roll, face_weight in rolls[die]:
-                    moved = list(here)
-                    payment, crossed = reveal(moved, tiles, ruleset, roll)
-                    w = weight * face_weight
-                    if payment is not None:
-                        paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
-                    if crossed or last:
-                        ranked = rank(moved)
-                        finals[ranked] = finals.get(ranked, 0) + w * unit
-                        sequences += count
-                        if crossed:
-                            race_end += w * unit
-                            race_end_sequences += count
-                        continue
-                    key = (tuple(moved), rest)
-                    entry = following.get(key)
-                    if entry is None:
-                        following[key] = [w, count]
-                    else:
-                        entry[0] += w
-                        entry[1] += count
+        following: list[dict[tuple[Stack, ...], list[int]]] = [{} for _ in draws]
+        for mask, positions in enumerate(level):
+            for here, (weight, count) in positions.items():
+                for index, rest in draws[mask]:
+                    reached = following[rest]
+                    for rolls, face_weight, times, chosen in (
+                        grey_moves(here) if index == grey else racing_moves[index]
+                    ):
+                        w = weight * face_weight
+                        c = count * times
+                        for roll in rolls:
+                            moved = list(here)
+                            payment, crossed = reveal(moved, tiles, ruleset, roll, None, chosen)
+                            if payment is not None:
+                                paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
+                            if crossed or last:
+                                ranked = rank(moved)
+                                finals[ranked] = finals.get(ranked, 0) + w * unit
+                                sequences += c
+                                if crossed:
+                                    race_end += w * unit
+                                    race_end_sequences += c
+                                continue
+                            key = tuple(moved)
+                            entry = reached.get(key)
+                            if entry is None:
+                                reached[key] = [w, c]
+                            else:
+                                entry[0] += w
+                                entry[1] += c
         level = following
     return _odds(ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps)
 
@@ -377,13 +419,21 @@ def leg_odds(state: State, tiles: tuple[Tile, ...] | None = None) -> LegOdds:
     """
     if state.is_over:
         raise GameOver("the game is over: there is no leg to compute odds for")
-    return _enumerate(
-        state.ruleset,
-        state.track,
-        state.tiles if tiles is None else tiles,
-        state.pyramid,
-        len(state.revealed),
-    )
+    # The enumeration makes some 10^5 short-lived tuples and lists and no reference cycle; the
+    # cyclic collector would only scan the growing levels again and again (about 5% of the time).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _enumerate(
+            state.ruleset,
+            state.track,
+            state.tiles if tiles is None else tiles,
+            state.pyramid,
+            len(state.revealed),
+        )
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @attrs.frozen

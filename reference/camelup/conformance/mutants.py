@@ -425,7 +425,7 @@ def _move_knob(p: Patcher, **knobs: Any) -> None:
 
 def _choose_crazy_camel(
     track: list[Stack] | tuple[Stack, ...],
-    roll: DieRoll,
+    colour: Camel | None,
     *,
     only_carrier: bool = True,
     direct_carrier_only: bool = False,
@@ -459,16 +459,15 @@ def _choose_crazy_camel(
         upper = white if w_height > b_height else black
         lower = black if upper is white else white
         return (lower if lower_moves else upper), "crazy.select.top-of-other"
-    assert roll.colour is not None
-    colour = roll.colour
+    assert colour is not None
     if colour_swapped:
-        colour = black if colour is white else white
+        return (black if colour is white else white), "crazy.select.colour"
     return colour, "crazy.select.colour"
 
 
 def _crazy_knob(p: Patcher, **knobs: Any) -> None:
-    def choose(track: list[Stack] | tuple[Stack, ...], roll: DieRoll) -> tuple[Camel, str]:
-        return _choose_crazy_camel(track, roll, **knobs)
+    def choose(track: list[Stack] | tuple[Stack, ...], colour: Camel | None) -> tuple[Camel, str]:
+        return _choose_crazy_camel(track, colour, **knobs)
 
     p.replace(crazy, "choose_crazy_camel", choose)
 

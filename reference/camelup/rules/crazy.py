@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from camelup.model.camels import CRAZY_CAMELS, Camel
-from camelup.model.dice import DieRoll
 from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.track import Stack
 from camelup.trace import implements
@@ -15,40 +14,44 @@ from camelup.trace import implements
     "crazy.select.top-of-other",
     "crazy.select.precedence",
 )
-def choose_crazy_camel(track: list[Stack] | tuple[Stack, ...], roll: DieRoll) -> tuple[Camel, str]:
+def choose_crazy_camel(
+    track: list[Stack] | tuple[Stack, ...], colour: Camel | None
+) -> tuple[Camel, str]:
     """Which crazy camel the grey die moves, and the clause that decided it.
+
+    ``colour`` is the colour of the number shown (``DieRoll.colour``): the choice depends
+    on the track and that colour, never on the number itself.
 
     1. If exactly one crazy camel has a racing camel anywhere above it, that one moves.
     2. Otherwise, if one crazy camel sits directly on the other, the upper one moves.
     3. Otherwise the colour of the number shown decides.
     """
     white, black = CRAZY_CAMELS
-    at_white = at_black = (-1, -1)  # (slot, height); -1 when not on the track
-    found = 0
-    for index, stack in enumerate(track):
-        if stack:
-            if white in stack:
-                at_white = (index, stack.index(white))
-                found += 1
-            if black in stack:
-                at_black = (index, stack.index(black))
-                found += 1
-            if found == 2:
+    white_stack = black_stack = None
+    for stack in filter(None, track):  # the occupied spaces only: most of the track is empty
+        if white in stack:
+            white_stack = stack
+            if black_stack is not None:
                 break
-    white_carries = _carries_racing_camel(track, at_white)
-    black_carries = _carries_racing_camel(track, at_black)
-    if white_carries != black_carries:
+        if black in stack:
+            black_stack = stack
+            if white_stack is not None:
+                break
+    white_carries = white_stack is not None and _carries_racing_camel(white_stack, white)
+    black_carries = black_stack is not None and _carries_racing_camel(black_stack, black)
+    if white_carries is not black_carries:
         return (white if white_carries else black), "crazy.select.only-carrier"
-    if at_white[0] == at_black[0] >= 0 and abs(at_white[1] - at_black[1]) == 1:
-        return (white if at_white[1] > at_black[1] else black), "crazy.select.top-of-other"
-    assert roll.colour is not None  # checked when the action was validated
-    return roll.colour, "crazy.select.colour"
+    if white_stack is not None and white_stack is black_stack:  # one stack holds both
+        white_above_black = white_stack.index(white) - white_stack.index(black)
+        if white_above_black == 1 or white_above_black == -1:
+            return (white if white_above_black == 1 else black), "crazy.select.top-of-other"
+    assert colour is not None  # a grey roll shows a colour: checked when it was validated
+    return colour, "crazy.select.colour"
 
 
-def _carries_racing_camel(track: list[Stack] | tuple[Stack, ...], at: tuple[int, int]) -> bool:
-    """Whether a racing camel stands anywhere above the camel at ``at`` in its stack."""
-    index, height = at
-    return index >= 0 and not all([camel.is_crazy for camel in track[index][height + 1 :]])
+def _carries_racing_camel(stack: Stack, camel: Camel) -> bool:
+    """Whether a racing camel stands anywhere above ``camel`` in ``stack``."""
+    return not all([above.is_crazy for above in stack[stack.index(camel) + 1 :]])
 
 
 @implements("crazy.wrap")

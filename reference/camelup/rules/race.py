@@ -12,7 +12,7 @@ the same code, and a test that patches one rule in its module changes both play 
 
 from __future__ import annotations
 
-from camelup.model.camels import Die
+from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
 from camelup.model.events import CrazyCamelChosen, Event, TilePaid
 from camelup.model.ruleset import Ruleset
@@ -31,6 +31,7 @@ def reveal(
     ruleset: Ruleset,
     roll: DieRoll,
     events: list[Event] | None = None,
+    crazy_choice: tuple[Camel, str] | None = None,
 ) -> tuple[TilePaid | None, bool]:
     """Reveal ``roll`` and move its camel on ``track``, a list of stacks changed in place.
 
@@ -45,10 +46,18 @@ def reveal(
     finish line, which ends the race. The events (the crazy camel chosen, the moves, arrow
     steps, payment and race end) are appended to ``events`` when it is a list; with ``None``
     nothing is recorded and no event object is made.
+
+    For the grey die, ``crazy_choice`` may bring chapter 7's answer for this track and the
+    roll's colour, ``crazy.choose_crazy_camel(track, roll.colour)``, asked by the caller before
+    the move: the answer does not depend on the number, so a caller revealing the three numbers
+    of one colour on one track (the odds oracle) asks once instead of three times. ``None``: the
+    kernel asks.
     """
     die = roll.die
     if die is _GREY:
-        camel, clause = crazy.choose_crazy_camel(track, roll)
+        if crazy_choice is None:
+            crazy_choice = crazy.choose_crazy_camel(track, roll.colour)
+        camel, clause = crazy_choice
         if events is not None:
             events.append(CrazyCamelChosen(camel, clause))
     else:

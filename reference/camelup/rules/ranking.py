@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from camelup.model.camels import Camel
+from camelup.model.camels import CRAZY_CAMELS, Camel
 from camelup.model.track import Stack
 from camelup.trace import implements
+
+_CRAZY = frozenset(CRAZY_CAMELS)
+_WHITE, _BLACK = CRAZY_CAMELS
 
 
 @implements(
@@ -27,6 +30,16 @@ def ranking(track: Sequence[Stack]) -> tuple[Camel, ...]:
     backwards over the line (spaces 0 and below) are behind everyone, the bottom one last.
     Whirlwind spaces rank by their number like any other space.
     """
-    return tuple(
-        [c for stack in reversed(track) if stack for c in reversed(stack) if not c.is_crazy]
-    )
+    # Every camel from the back of the track to the front, each stack bottom to top, read
+    # backwards: front first, top first. Joining the stacks in C (adding an empty one costs
+    # nothing) is markedly cheaper than a loop over every space, and the odds oracle ranks some
+    # 10^5 tracks a leg.
+    front_to_back: tuple[Camel, ...] = sum(track, ())[::-1]
+    if _CRAZY.isdisjoint(front_to_back):  # no crazy camel to skip (the first edition)
+        return front_to_back
+    racing = list(front_to_back)  # each camel stands once on the track: remove each crazy one
+    if _WHITE in racing:
+        racing.remove(_WHITE)
+    if _BLACK in racing:
+        racing.remove(_BLACK)
+    return tuple(racing)
