@@ -14,9 +14,10 @@ Run the suite against it and read the failures, which name the clauses the toy b
     camelup conformance run --adapter "python docs/toy_adapter.py"
 
 The adapter declares what it really supports: the second edition with no module and no variant,
-rejection clauses (``error_clauses``) and its state after a rejection (``state_after_refusal``),
-but no events and no legal-action lists, so the runner skips the cases it cannot judge and
-compares only states and rejections.
+three to eight players but no partnership cards (``"partnerships": false``), rejection clauses
+(``error_clauses``) and its state after a rejection (``state_after_refusal``), but no events and
+no legal-action lists, so the runner skips the cases it cannot judge and compares only states
+and rejections.
 
 With ``--odds`` it is a leg-odds *solver* instead (capability ``odds`` alone, so the runner sends
 it only the odds checks): it enumerates every die sequence with the toy engine's moves above and
@@ -139,7 +140,7 @@ def play(state: State, action: dict[str, Any]) -> State:
             {"owner": action["player"], "camel": action["camel"]}
         )
     else:
-        raise Refused("no-partnerships", "partner.six-plus")  # the toy plays 3 to 5 players only
+        raise Refused("no-partnerships", "partner.six-plus")  # the toy has no partnership cards
     state["to_move"] = (action["player"] + 1) % len(state["players"])
     return state
 
@@ -287,8 +288,6 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     ruleset = case["ruleset"]
     if ruleset["edition"] != "second" or ruleset["modules"] or ruleset["variants"]:
         return {"skipped": {"reason": "the toy plays the plain second edition only"}}
-    if ruleset["players"] > 5:
-        return {"skipped": {"reason": "the toy has no partnerships, so it plays 3 to 5 players"}}
     given = case["given"]
     state = copy(given["state"]) if "state" in given else new_game(ruleset, given["setup"])
     reply: dict[str, Any] = {"initial_state": canonical(state), "steps": []}
@@ -354,7 +353,8 @@ def run_odds(case: dict[str, Any]) -> dict[str, Any]:
 HELLO = {
     "protocol": 1,
     "implementation": {"name": "toy-camels", "version": "0.0.1", "language": "python"},
-    "supports": {"editions": ["second"], "modules": [], "variants": []},
+    # 6 to 8 players, but no partnership cards: the cases that form or show one are not sent.
+    "supports": {"editions": ["second"], "modules": [], "variants": [], "partnerships": False},
     "capabilities": ["error_clauses", "state_after_refusal"],
 }
 

@@ -1,40 +1,45 @@
-"""``camelup conformance fuzz``: random games on an adapter and the reference in lockstep; the
-first disagreement is shrunk to a small case that the reference passes and the adapter fails.
+"""``camelup conformance fuzz``: random games on an adapter and the reference in lockstep; it
+keeps going after a disagreement, groups the disagreements by field and clause, and shrinks each
+group to a small case that the reference passes and the adapter fails.
 
 The toy adapter of ``docs/`` has deliberate rule mistakes (a booing tile puts the unit on top,
-the grey die ignores the crazy-camel exceptions, money has no floor): the fuzzer must find one.
+the grey die ignores both crazy-camel exceptions, money has no floor): one run must find at
+least two of them, each named after its own clause.
 """
 
 from __future__ import annotations
 
 import json
 import shlex
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from camelup.adapter import run_case
 from camelup.cli import main
+from camelup.conformance.lockstep import first_divergence, pattern
 from camelup.conformance.suite import load_suite
+from test_cli_conventions import on_a_terminal
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = shlex.quote(sys.executable)
 TOY = f"{PYTHON} {shlex.quote(str(REPO / 'docs' / 'toy_adapter.py'))}"
 REFERENCE = f"{PYTHON} -m camelup.adapter"
 FAUX = Path(__file__).parent / "faux_adapters"
-TOY_CLAUSES = {  # where the toy's mistakes show (the clause of the first consequence event)
-    "crazy.select.only-carrier",
-    "crazy.select.top-of-other",
-    "crazy.select.colour",
-    "move.racing.clockwise",
-    "crazy.move.counterclockwise",
-    "tile.land.backward",
-    "tile.land.pay-owner",
-    "leg.score.net",
+GUARD = 600  # a hang guard only
+# The clauses of the toy's mistakes: where its first divergence in a game can be named.
+TOY_CLAUSES = {
+    "crazy.select.only-carrier",  # the grey die ignores exception 1
+    "crazy.select.top-of-other",  # ... and exception 2
+    "tile.land.backward",  # a booing tile puts the unit on top
+    "tile.land.crazy-reversed",  # ... a crazy-led unit too, on the tile's far side
+    "leg.score.net",  # no floor at zero at leg scoring
     "money.floor",
-    "end.crossing.racing",
-    "end.crossing.crazy",
+    "final.wrong-costs",  # ... nor at final scoring
 }
 
 ERRORS_ON_MOVE_TILE = """\
@@ -56,66 +61,226 @@ for line in sys.stdin:
 """
 
 
+def faux(script: str, *args: str) -> str:
+    return shlex.join([sys.executable, str(FAUX / script), *args])
+
+
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
+def cases_of(text: str) -> list[dict[str, Any]]:
+    data = json.loads(text)
+    assert data["area"] == "fuzz"
+    cases: list[dict[str, Any]] = data["cases"]
+    return cases
+
+
 @pytest.fixture(scope="module")
-def toy_finding(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, Any], str]:
-    folder = tmp_path_factory.mktemp("fuzz") / "cases"
-    folder.mkdir()
-    out = folder / "found.json"
-    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "50"]
-    code = main([*argv, "--out", str(out)])
-    return code, json.loads(out.read_text("utf-8")), out.read_text("utf-8")
+def toy_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The fuzzer run on the toy as a real command, each finding written to a folder."""
+    folder = tmp_path_factory.mktemp("found")
+    argv = ["--adapter", TOY, "--seed", "1", "--games", "60", "--out-dir", str(folder)]
+    result = subprocess.run(
+        [sys.executable, "-m", "camelup", "conformance", "fuzz", *argv],
+        capture_output=True,
+        text=True,
+        timeout=GUARD,
+        check=False,
+    )
+    return result, folder
 
 
-def test_fuzz_finds_a_toy_mistake_and_shrinks_it(
-    toy_finding: tuple[int, dict[str, Any], str],
+def test_fuzz_finds_several_toy_mistakes_in_one_run(
+    toy_run: tuple[subprocess.CompletedProcess[str], Path],
 ) -> None:
-    code, data, _ = toy_finding
-    assert code == 1
-    [case] = data["cases"]
-    given = case["given"]
-    assert len(case["steps"]) <= (3 if "state" in given else 10)
-    assert case["source"] == {"kind": "generated", "ref": "camelup conformance fuzz, seed 1"}
-    assert case["id"] == f"{case['clauses'][0]}/fuzz-seed-1-game-1"
-    assert case["clauses"][0] in TOY_CLAUSES
-    assert "toy-camels differed" in case["comment"]
-    last = len(case["steps"])
-    assert any(c["after"] == last and "state" in c for c in case["expect"])
+    result, folder = toy_run
+    assert result.returncode == 1, result.stderr
+    files = sorted(folder.glob("*.json"))
+    cases = [case for path in files for case in cases_of(path.read_text("utf-8"))]
+    clauses = {case["clauses"][0] for case in cases}
+    assert len(cases) == len(clauses) >= 2  # one case per finding, each its own clause
+    assert clauses <= TOY_CLAUSES, clauses
+    assert {"tile.land.backward", "crazy.select.only-carrier"} <= clauses
+    for case in cases:
+        assert case["id"].startswith(case["clauses"][0] + "/fuzz-seed-1-game-")
+        assert case["source"] == {"kind": "generated", "ref": "camelup conformance fuzz, seed 1"}
+        assert "toy-camels differed" in case["comment"]
+        assert len(case["steps"]) <= (3 if "state" in case["given"] else 20)
+    lines = result.stderr.splitlines()
+    assert lines[0] == "fuzz: toy-camels 0.0.1, seed 1, 60 game(s)"
+    assert "finding(s), 0 known" in lines[1] and lines[1].endswith(
+        f": {len(cases)} finding(s), 0 known"
+    )
+    assert sum(" at /track/*: " in line for line in lines) == len(cases)
+    assert "\r" not in result.stderr  # no progress line when stderr is not a terminal
+    assert result.stdout == ""
 
 
-def test_the_shrunk_case_is_valid_passes_on_the_reference_and_fails_on_the_toy(
-    toy_finding: tuple[int, dict[str, Any], str],
+def test_each_finding_is_a_case_file_ready_to_add(
+    toy_run: tuple[subprocess.CompletedProcess[str], Path],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _, _, text = toy_finding
-    (tmp_path / "cases").mkdir()
-    path = tmp_path / "cases" / "found.json"
-    path.write_text(text, "utf-8")
-    code, out, err = run_cli(capsys, "conformance", "validate", str(path))
-    assert code == 0, err  # schema, IDs, clauses, codec, and the reference passes it
-    assert out.strip() == "conformance validate: 1 file(s), 1 case(s), 0 problem(s)"
-    code, out, _ = run_cli(capsys, "conformance", "run", "--suite", str(tmp_path), "--adapter", TOY)
-    assert code == 1
-    assert out.splitlines()[-1] == "0 passed, 1 failed, 0 errored, 0 skipped"
-    assert load_suite(tmp_path).cases[0].file.endswith("found.json")
+    _, folder = toy_run
+    suite = tmp_path / "suite"
+    shutil.copytree(REPO / "conformance", suite)
+    files = sorted(folder.glob("*.json"))
+    for path in files:
+        shutil.copy(path, suite / "cases" / "second" / path.name)
+    code, out, err = run_cli(capsys, "conformance", "validate", "--suite", str(suite))
+    assert code == 0, err  # schema, IDs, clauses, codec, and the reference passes each
+    assert out.startswith(f"conformance validate: {len(load_suite(suite).files)} file(s)")
+    ids = [case["id"] for path in files for case in cases_of(path.read_text("utf-8"))]
+    argv = ["conformance", "run", "--suite", str(suite), "--adapter", TOY, "--format", "jsonl"]
+    code, out, _ = run_cli(capsys, *argv, *(f"--id={i}" for i in ids))
+    verdicts = {line["id"]: line["verdict"] for line in map(json.loads, out.splitlines()[1:-1])}
+    assert verdicts == dict.fromkeys(ids, "failed")  # each shows the toy's mistake
 
 
-def test_fuzz_is_deterministic_for_a_seed(
-    toy_finding: tuple[int, dict[str, Any], str], capsys: pytest.CaptureFixture[str]
+def test_the_findings_do_not_depend_on_the_number_of_jobs(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _, _, text = toy_finding
-    code, out, err = run_cli(
-        capsys, "conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "50"
-    )
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "5", "--games", "30"]
+    code, one, err_one = run_cli(capsys, *argv)
     assert code == 1
-    assert out == text  # without --out the case file goes to stdout
-    assert "fuzz: game 1 (second, " in err and "shrunk game 1 (" in err
+    code, three, err_three = run_cli(capsys, *argv, "--jobs", "3")
+    assert code == 1
+    assert one == three and len(cases_of(one)) >= 2
+    assert err_one == err_three  # the same groups, games and shrinking, line for line
+
+
+def test_a_start_player_mistake_is_named_after_the_start_marker(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An engine without events that passes the start marker wrongly: the first divergence is
+    the player to move after a leg's last die, a step whose first consequence is a camel's
+    move; the clause is the one of the reference event that set the player to move."""
+    adapter = faux("mutant_without_events.py", "start-marker-always-rotates")
+    code, out, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", adapter, "--seed", "3", "--games", "20"
+    )
+    assert code == 1, err
+    assert "move.racing.clockwise at" not in err
+    assert "leg.start-player at /to_move: " in err
+    [case] = cases_of(out)  # one mistake, one finding
+    assert case["clauses"][0] == "leg.start-player"
+
+
+def test_legal_actions_are_compared_when_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--seed", "2", "--games", "10", "--ruleset", "second"]
+    code, out, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", faux("lists_space_one.py"), *argv
+    )
+    assert code == 1, err
+    [case] = cases_of(out)
+    assert case["clauses"][0] == "tile.place.not-space-one"  # the reference's refusal of it
+    assert "tile.place.not-space-one at /legal_actions/*: 10 game(s)" in err
+    [check] = case["expect"]
+    assert check["after"] == 0 and all(
+        a["space"] != 1 for a in check["legal_actions"] if "space" in a
+    )
+
+
+def test_events_are_compared_when_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--seed", "2", "--games", "10", "--ruleset", "second"]
+    code, out, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", faux("unpaid_tile_events.py"), *argv
+    )
+    assert code == 1, err
+    [case] = cases_of(out)
+    assert case["clauses"][0] == "tile.land.pay-owner"
+    assert "tile.land.pay-owner at /steps/*/events: " in err
+    assert any(e["type"] == "tile_paid" for c in case["expect"] for e in c.get("events", []))
+
+
+def test_refusals_are_compared_by_code_and_by_clause_when_declared() -> None:
+    case = next(c for c in load_suite().cases if c.id == "turn.order/not-your-turn")
+    wire = case.wire()
+    reference = run_case(wire)
+    assert "error" in reference["steps"][0]
+    other = json.loads(json.dumps(reference))
+    other["steps"][0]["error"]["clause"] = "bet.leg.take-top"
+    assert first_divergence(wire, reference, other, frozenset()) is None
+    found = first_divergence(wire, reference, other, frozenset({"error_clauses"}))
+    assert found is not None and (found.kind, found.field) == ("error", "/steps/*/error")
+    assert found.clause == "turn.order" and found.moment == 1
+    other["steps"][0]["error"] = {"code": "game-over", "clause": "turn.order"}
+    found = first_divergence(wire, reference, other, frozenset())
+    assert found is not None and found.kind == "error"
+    accepted = json.loads(json.dumps(reference))
+    accepted["steps"][0] = {"state": reference["initial_state"]}
+    found = first_divergence(wire, reference, accepted, frozenset())
+    assert found is not None and (found.kind, found.clause) == ("accepted", "turn.order")
+
+
+def test_a_field_is_a_pointer_pattern() -> None:
+    assert pattern("/players/1/money") == "/players/*/money"
+    assert pattern("/track/12") == "/track/*"
+    assert pattern("/ticket_stacks/blue") == "/ticket_stacks/blue"
+
+
+def test_known_findings_are_reported_not_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "40"]
+    code, out, err = run_cli(capsys, *argv)
+    found = {c["clauses"][0] for c in cases_of(out)}
+    assert {"crazy.select.only-carrier", "tile.land.backward"} <= found
+    # the toy's expectations name cases of crazy.select.* and tile.land.crazy-reversed:
+    # fuzz findings of those clauses are known
+    toy = str(REPO / "docs" / "toy_expectations.toml")
+    code, out, err = run_cli(capsys, *argv, "--expectations", toy)
+    assert code == 1
+    left = {c["clauses"][0] for c in cases_of(out)}
+    xfailed = {"crazy.select.only-carrier", "crazy.select.top-of-other", "tile.land.crazy-reversed"}
+    assert left == found - xfailed and "tile.land.backward" in left
+    assert "fuzz: known: crazy.select.only-carrier at /track/*: " in err
+    assert "toy_expectations.toml#/xfail/" in err
+    # a fuzz entry: by clause, and by field when it gives one
+    known = tmp_path / "known.toml"
+    known.write_text(
+        '[[fuzz]]\nclause = "*"\npointer = "/track/*"\nreason = "track bugs known"\n', "utf-8"
+    )
+    code, out, err = run_cli(capsys, *argv, "--expectations", str(known))
+    assert code == 0 and out == "", err  # everything known: nothing to add, a clean exit
+    assert "track bugs known" in err and "known.toml#/fuzz/0" in err
+    known.write_text(
+        '[[fuzz]]\nclause = "tile.land"\npointer = "/players/*/money"\nreason = "money"\n',
+        "utf-8",
+    )
+    code, out, _ = run_cli(capsys, *argv, "--expectations", str(known))
+    assert {c["clauses"][0] for c in cases_of(out)} == found  # another field: not this one
+    known.write_text('[[fuzz]]\nclause = "tile.land"\nreason = "no pointer"\n', "utf-8")
+    code, out, _ = run_cli(capsys, *argv, "--expectations", str(known))
+    assert {c["clauses"][0] for c in cases_of(out)} == {
+        c for c in found if not c.startswith("tile.land.")
+    }
+    known.write_text('[[fuzz]]\nclause = "tile.land"\n', "utf-8")
+    code, _, err = run_cli(capsys, *argv, "--expectations", str(known))
+    assert code == 3 and "known.toml#/fuzz/0" in err and "reason" in err
+
+
+def test_max_findings_stops_the_run(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "100"]
+    code, out, err = run_cli(capsys, *argv, "--max-findings", "1")
+    assert code == 1
+    assert len(cases_of(out)) == 1
+    assert "fuzz: stopped after 20 game(s): --max-findings 1" in err
+    code, _, err = run_cli(capsys, *argv, "--max-findings", "0")
+    assert code == 2 and "--max-findings must be at least 1" in err
+
+
+def test_progress_is_shown_on_a_terminal() -> None:
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "20"]
+    code, out, terminal = on_a_terminal(*argv, stream="stderr")
+    assert code == 1
+    assert "\r[20/20] " in terminal and " disagreeing, " in terminal
+    assert cases_of(out)
 
 
 def test_fuzz_finds_nothing_on_the_reference_adapter(capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,8 +290,6 @@ def test_fuzz_finds_nothing_on_the_reference_adapter(capsys: pytest.CaptureFixtu
     assert code == 0 and out == ""
     lines = err.splitlines()
     assert lines[0].startswith("fuzz: camelup ") and "seed 7, 12 game(s)" in lines[0]
-    assert "fuzz: 10/12 games, no disagreement" in lines
-    assert "fuzz: 12/12 games, no disagreement" in lines
     assert lines[-1] == "fuzz: no disagreement in 12 game(s)"
 
 
@@ -142,12 +305,13 @@ def test_fuzz_shrinks_an_adapter_that_errors(
         "--ruleset", "first", "--out", str(out),
     )  # fmt: skip
     assert code == 1, err
-    [case] = json.loads(out.read_text("utf-8"))["cases"]
+    [case] = cases_of(out.read_text("utf-8"))
     assert case["steps"][-1]["action"]["type"] == "move_tile"
-    assert len(case["steps"]) <= (3 if "state" in case["given"] else 10)
+    assert len(case["steps"]) <= 10
     assert case["clauses"][0] == "tile.move.different-space"
     assert "the adapter errored: move_tile: not implemented" in case["comment"]
     assert case["ruleset"]["edition"] == "first"
+    assert f"fuzz: 1 case(s) written to {out}" in err
 
 
 def test_fuzz_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,3 +333,75 @@ def test_fuzz_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and "no ruleset family matches" in err
     code, _, err = run_cli(capsys, "conformance", "fuzz", "--adapter", REFERENCE, "--games", "0")
     assert code == 2 and "--games must be at least 1" in err
+    code, _, err = run_cli(capsys, "conformance", "fuzz", "--adapter", REFERENCE, "--jobs", "0")
+    assert code == 2 and "--jobs 0: must be from 1 to 64" in err
+    missing = str(tmp_path / "no-such-folder")
+    code, _, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", REFERENCE, "--out-dir", missing
+    )
+    assert code == 2 and "not a writable folder" in err
+
+
+def test_a_partnership_free_adapter_is_fuzzed_without_partnerships(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``no_partnerships.py`` errors on any case with a partnership step: none is sent."""
+    argv = ["--seed", "1", "--games", "12", "--ruleset", "second-partnerships"]
+    code, out, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", faux("no_partnerships.py"), *argv
+    )
+    assert code == 0 and out == "", err
+    assert err.splitlines()[-1] == "fuzz: no disagreement in 12 game(s)"
+
+
+def test_legal_actions_are_compared_after_every_step() -> None:
+    case = next(c for c in load_suite().cases if c.id == "turn.order/not-your-turn")
+    wire = {**case.wire(), "want": {"legal_actions_after": [0, 1, 2]}}
+    reference = run_case(wire)
+    other = json.loads(json.dumps(reference))
+    other["legal_actions"]["2"] = other["legal_actions"]["2"][1:]
+    capabilities = frozenset({"legal_actions"})
+    assert first_divergence(wire, reference, reference, capabilities) is None
+    found = first_divergence(wire, reference, other, capabilities)
+    assert found is not None and (found.kind, found.moment) == ("legal_actions", 2)
+    assert found.field == "/legal_actions/*" and "1 missing, 0 unexpected" in found.summary
+    assert first_divergence(wire, reference, other, frozenset()) is None  # not declared
+
+
+def test_fuzz_names_camelcalcs_mistakes_after_its_own_expectations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """camelcalc (a published engine, adapters/camelcalc) stacks the start camels in its own
+    order and pays a pyramid ticket at once: the first shows at the given position, the second
+    in a member no reference event wrote; each is named as its expectations file names it."""
+    adapter = shlex.join([sys.executable, str(REPO / "adapters" / "camelcalc" / "adapter.py")])
+    argv = ["conformance", "fuzz", "--adapter", adapter, "--games", "20", "--max-findings", "99"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1, err
+    found = {(c["clauses"][0], c["expect"][0]["after"]) for c in cases_of(out)}
+    assert ("setup.stack-order", 0) in found  # not setup.racing-camels: the spaces are right
+    assert ("move.pyramid.take-ticket", 1) in found  # not the camel's move of that step
+    assert "setup.stack-order at /track/*: " in err
+    assert "move.pyramid.take-ticket at /players/*/money: " in err
+    expectations = str(REPO / "adapters" / "camelcalc" / "expectations.toml")
+    code, out, err = run_cli(capsys, *argv, "--expectations", expectations)
+    left = {c["clauses"][0] for c in cases_of(out)} if out else set()
+    assert not left & {"setup.stack-order", "move.pyramid.take-ticket"}
+    assert "fuzz: known: setup.stack-order at /track/*: " in err
+
+
+def test_the_adapters_own_ranking_is_compared_when_declared(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--seed", "0", "--games", "10", "--ruleset", "second"]
+    code, out, err = run_cli(
+        capsys, "conformance", "fuzz", "--adapter", faux("swapped_ranking.py"), *argv
+    )
+    assert code == 1, err
+    cases = cases_of(out)
+    assert {c["clauses"][0] for c in cases} <= {"rank.stack", "rank.space"} and cases
+    assert all(" at /ranking/*: " in line for line in err.splitlines()[2 : 2 + len(cases)])
+    assert "warning" not in err  # each written case fails on the adapter: it checks the ranking
+    for case in cases:
+        [check] = [c for c in case["expect"] if "ranking" in c]
+        assert len(check["ranking"]) == 5

@@ -64,7 +64,7 @@ def test_known_failures_count_as_failed_with_their_reason(suite: Path, tmp_path:
     # run / passed / failed / errored / skipped: the reference runs all three, the toy two.
     assert "| camelup 0.1.0 | editions first, second;" in text
     assert text.count("| 3 | 3 | 0 | 0 | 0 |") == 1
-    assert "| toy-camels 0.0.1 | editions second | 2 | 1 | 1 | 0 | 1 |" in text
+    assert "| toy-camels 0.0.1 | editions second; no partnerships | 2 | 1 | 1 | 0 | 1 |" in text
     toy = section(text, "toy-camels 0.0.1")
     assert "| second | 7 crazy | 2 | 1 | 1 | 0 | 0 |" in toy
     assert "Not declared, so not run: first (1)." in toy

@@ -124,7 +124,9 @@ def test_hello_declares_only_what_the_package_plays(
     assert hello["protocol"] == 1
     assert hello["implementation"]["name"] == package
     assert hello["implementation"]["version"] == version(package)
-    assert hello["supports"] == {"editions": editions, "modules": [], "variants": []}
+    # 6-8 players, but no partnership cards (camelcalc: the 1st edition has none)
+    supports = {"editions": editions, "modules": [], "variants": [], "partnerships": False}
+    assert hello["supports"] == supports
     assert hello["capabilities"] == []
     assert probe.strip() == "[]"  # nothing from camelup was imported while serving
 

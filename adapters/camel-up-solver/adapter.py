@@ -58,8 +58,10 @@ HELLO = {
         "version": version("camel-up-solver"),
         "language": "python",
     },
-    # A second-edition board with its two crazy camels; no module, no variant, no partnership.
-    "supports": {"editions": ["second"], "modules": [], "variants": []},
+    # A second-edition board with its two crazy camels; no module, no variant. Any number of
+    # seats (one copy of the solver each), but no partnership cards: the runner sends no case
+    # that forms or shows one.
+    "supports": {"editions": ["second"], "modules": [], "variants": [], "partnerships": False},
     "capabilities": [],
 }
 
@@ -237,8 +239,6 @@ def play(table: Table, action: dict[str, Any]) -> None:
 
 
 def check_expressible(case: dict[str, Any]) -> None:
-    if case["ruleset"]["players"] > 5:
-        raise CannotExpress("the solver has no betting partnerships (6 to 8 players)")
     for step in case["steps"]:
         kind = step["action"]["type"]
         if kind == "move_tile":

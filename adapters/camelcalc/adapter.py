@@ -32,8 +32,9 @@ SPACES = cc.BOARD_SPOTS + 1  # camelcalc's spots 0..15 are the track's spaces 1.
 HELLO = {
     "protocol": 1,
     "implementation": {"name": "camelcalc", "version": version("camelcalc"), "language": "python"},
-    # A first-edition game of 2 to 8 teams; no whirlwind module and no variant.
-    "supports": {"editions": ["first"], "modules": [], "variants": []},
+    # A first-edition game of 2 to 8 teams; no whirlwind module and no variant (and so no
+    # partnership cards, which only the second edition has).
+    "supports": {"editions": ["first"], "modules": [], "variants": [], "partnerships": False},
     "capabilities": [],
 }
 

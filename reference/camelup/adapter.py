@@ -64,6 +64,7 @@ def hello_reply() -> dict[str, Any]:
             "editions": [e.value for e in Edition],
             "modules": [m.value for m in Module],
             "variants": sorted(v.value for v in Variant),
+            "partnerships": True,
         },
         "capabilities": list(CAPABILITIES),
     }

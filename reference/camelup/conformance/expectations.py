@@ -11,7 +11,12 @@ TOML::
     id = "whirlwind.*"
     reason = "no whirlwind module"
 
-JSON: the same structure, ``{"xfail": [{"id", "reason", "issue"?}], "skip": [...]}``.
+    [[fuzz]]                             # read by `camelup conformance fuzz` only
+    clause = "money.floor"               # a clause, a prefix at a . boundary, or ending with *
+    pointer = "/players/*/money"          # optional: the finding's first differing field
+    reason = "no zero floor yet"
+
+JSON: the same structure, ``{"xfail": [{"id", "reason", "issue"?}], "skip": [...], "fuzz": [...]}``.
 
 An ``id`` matches a case ID equal to it, or below it at a ``.`` or ``/`` boundary, or any ID
 starting with it when it ends with ``*``. When several entries match, the longest ``id`` wins.
@@ -19,6 +24,13 @@ A skipped case is not sent to the adapter. An expected failure that fails, or th
 itself reports as errored, counts as skipped ("xfail"); one that passes is reported as an "xpass"
 (and fails the run under ``--strict``). A case on which the adapter breaks the protocol stays
 errored whatever the file says.
+
+A fuzz finding (:mod:`camelup.conformance.fuzz`) is named by its clause and its field (the
+first differing state pointer, indices and spaces as ``*``). It is known when a ``fuzz`` entry's
+``clause`` matches its clause (by the ``id`` rules above) and the entry has no ``pointer`` or the
+same one; or else when an ``xfail`` or ``skip`` entry's ``id`` matches its clause, or starts with
+it: ``crazy.select.only-carrier/racing-between`` makes every fuzz finding of
+``crazy.select.only-carrier`` known, since the case ID's first part is its primary clause.
 """
 
 from __future__ import annotations
@@ -56,8 +68,23 @@ class Expectation:
 
 
 @attrs.frozen
+class KnownFinding:
+    """A ``fuzz`` entry: a disagreement the fuzzer is to report as known."""
+
+    clause: str
+    pointer: str | None
+    reason: str
+    issue: str | None
+    where: str
+
+    def describe(self) -> str:
+        return self.reason + (f" ({self.issue})" if self.issue else "")
+
+
+@attrs.frozen
 class Expectations:
     entries: tuple[Expectation, ...] = ()
+    findings: tuple[KnownFinding, ...] = ()
 
     def lookup(self, case_id: str) -> Expectation | None:
         """The most specific entry matching ``case_id``."""
@@ -66,6 +93,19 @@ class Expectations:
             if prefix_matches(case_id, entry.id) and (best is None or len(entry.id) > len(best.id)):
                 best = entry
         return best
+
+    def known_finding(self, clause: str, field: str) -> Expectation | KnownFinding | None:
+        """The entry that makes a fuzz finding of ``clause`` at ``field`` known (the module
+        docstring says how), the most specific one first."""
+        fitting = [
+            f
+            for f in self.findings
+            if prefix_matches(clause, f.clause) and f.pointer in (None, field)
+        ]
+        if fitting:
+            return max(fitting, key=lambda f: (f.pointer is not None, len(f.clause)))
+        by_case = [e for e in self.entries if prefix_matches(clause, e.id.split("/", 1)[0])]
+        return max(by_case, key=lambda e: len(e.id), default=None)
 
     def unused(self, case_ids: Iterable[str]) -> list[Expectation]:
         """Entries that match none of ``case_ids`` (stale, or a typo)."""
@@ -105,4 +145,14 @@ def parse_expectations(data: Any, name: str) -> Expectations:
         for status in STATUSES
         for i, item in enumerate(data.get(status, ()))
     ]
-    return Expectations(tuple(entries))
+    findings = [
+        KnownFinding(
+            item["clause"],
+            item.get("pointer"),
+            item["reason"],
+            item.get("issue"),
+            f"{name}#/fuzz/{i}",
+        )
+        for i, item in enumerate(data.get("fuzz", ()))
+    ]
+    return Expectations(tuple(entries), tuple(findings))

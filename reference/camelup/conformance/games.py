@@ -9,7 +9,9 @@ gives the same game on every run and every platform (only integer draws, ``choic
 The turns mix every kind of action: with probability ``pyramid_share`` the pyramid action (a die
 still in the pyramid, a face, for the grey die a colour, all uniformly), otherwise a kind of
 action drawn uniformly among the other kinds the player may take (leg ticket, tile, finish card,
-partnership) and then one action of that kind.
+partnership) and then one action of that kind. With ``partnerships=False`` no partnership is
+ever formed (for an engine that plays 6-8 players without partnership cards); the draws are
+otherwise the same.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import attrs
 
 from camelup.engine import apply, legal_actions
 from camelup.io.codec import action_from_json
-from camelup.model.actions import Action, TakePyramidTicket
+from camelup.model.actions import Action, FormPartnership, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Die
 from camelup.model.dice import DieRoll
 from camelup.model.errors import CamelUpError
@@ -143,14 +145,21 @@ class Game:
     actions: tuple[Action, ...]
 
 
-def random_action(state: State, rng: random.Random, pyramid_share: float = PYRAMID_SHARE) -> Action:
+def random_action(
+    state: State,
+    rng: random.Random,
+    pyramid_share: float = PYRAMID_SHARE,
+    partnerships: bool = True,
+) -> Action:
     """A legal action for the player to move, drawn as the module docstring says."""
     seat = state.to_move
     if rng.random() < pyramid_share:
         return _pyramid(state, rng)
     kinds: dict[type, list[Action]] = {}
     for action in legal_actions(state):
-        if type(action) is not TakePyramidTicket:
+        if type(action) is not TakePyramidTicket and (
+            partnerships or type(action) is not FormPartnership
+        ):
             kinds.setdefault(type(action), []).append(action)
     if not kinds:
         return _pyramid(state, rng)
@@ -167,13 +176,19 @@ def _pyramid(state: State, rng: random.Random) -> TakePyramidTicket:
     return TakePyramidTicket(state.to_move, DieRoll(die, value, colour))
 
 
-def random_game(ruleset: Ruleset, rng: random.Random, pyramid_share: float = PYRAMID_SHARE) -> Game:
-    """A whole game from a random setup to the end of the race."""
+def random_game(
+    ruleset: Ruleset,
+    rng: random.Random,
+    pyramid_share: float = PYRAMID_SHARE,
+    partnerships: bool = True,
+) -> Game:
+    """A whole game from a random setup to the end of the race (no partnership formed unless
+    ``partnerships``)."""
     setup = random_setup(ruleset, rng)
     state = new_game(ruleset, setup)
     actions: list[Action] = []
     while state.result is None and len(actions) < MAX_STEPS:
-        action = random_action(state, rng, pyramid_share)
+        action = random_action(state, rng, pyramid_share, partnerships)
         state = apply(state, action).state
         actions.append(action)
     return Game(ruleset, setup, tuple(actions))

@@ -60,6 +60,10 @@ class Hello:
     variants: frozenset[str]
     capabilities: frozenset[str]
     raw: Mapping[str, Any] = attrs.field(eq=False, repr=False)
+    # ``supports.partnerships``: false for an engine that plays 6-8 players of the 2nd edition
+    # without partnership cards; an adapter that does not say supports them (protocol 1 as
+    # first published sent it every case of its editions).
+    partnerships: bool = True
 
     def supports(self, ruleset: Mapping[str, Any]) -> bool:
         """Whether the edition, every module and every variant of ``ruleset`` is supported."""
@@ -68,6 +72,11 @@ class Hello:
             and set(ruleset.get("modules", ())) <= self.modules
             and set(ruleset.get("variants", ())) <= self.variants
         )
+
+    def supports_case(self, ruleset: Mapping[str, Any], needs_partnerships: bool) -> bool:
+        """Whether a case of ``ruleset`` can be sent: its rule set is supported, and so are
+        partnerships if the case needs them (:mod:`camelup.conformance.features`)."""
+        return self.supports(ruleset) and (self.partnerships or not needs_partnerships)
 
     def unsupported(self, ruleset: Mapping[str, Any]) -> str:
         """What of ``ruleset`` the adapter does not support, in words."""
@@ -82,7 +91,8 @@ class Hello:
         return (
             f"{self.name} {self.version} (editions: {', '.join(sorted(self.editions)) or '-'};"
             f" modules: {', '.join(sorted(self.modules)) or '-'};"
-            f" capabilities: {', '.join(sorted(self.capabilities)) or '-'})"
+            + ("" if self.partnerships else " no partnerships;")
+            + f" capabilities: {', '.join(sorted(self.capabilities)) or '-'})"
         )
 
 
@@ -106,6 +116,7 @@ def parse_hello(reply: Any) -> Hello:
         variants=frozenset(supports["variants"]),
         capabilities=frozenset(reply["capabilities"]),
         raw=reply,
+        partnerships=supports.get("partnerships", True),
     )
 
 

@@ -28,6 +28,7 @@ from camelup.conformance.compare import (
     wire_for,
 )
 from camelup.conformance.expectations import Expectations
+from camelup.conformance.features import PARTNERSHIP_SKIP, needs_partnerships
 from camelup.conformance.nesting import too_deep_reply
 from camelup.conformance.protocol import AdapterStartError, Broken, Hello, Outcome, Reply
 from camelup.conformance.suite import Case
@@ -251,6 +252,8 @@ def _run(
                     f"the adapter does not support {hello.unsupported(case.ruleset)}",
                 ),
             )
+        elif not hello.supports_case(case.ruleset, needs_partnerships(case.raw)):
+            run.decide(index, CaseResult(case, "skipped", "unsupported", PARTNERSHIP_SKIP))
         elif not any(applicable(c, hello.capabilities) for c in case.checks):
             needs = ", ".join(missing_capabilities(case, hello.capabilities))
             run.decide(

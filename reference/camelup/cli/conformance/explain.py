@@ -75,6 +75,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         wire_for,
     )
     from camelup.conformance.divergence import first_divergence, reference_reply, silence_note
+    from camelup.conformance.features import needs_partnerships
     from camelup.conformance.protocol import AdapterStartError, Reply
     from camelup.conformance.runner import verdict
 
@@ -95,6 +96,11 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         if not hello.supports(case.ruleset):
             error_line(
                 shared.PREFIX, f"the adapter does not support {hello.unsupported(case.ruleset)}"
+            )
+            return exits.ADAPTER
+        if not hello.supports_case(case.ruleset, needs_partnerships(case.raw)):
+            error_line(
+                shared.PREFIX, "the adapter does not support partnerships, which the case needs"
             )
             return exits.ADAPTER
         wire = wire_for(case, hello.capabilities)

@@ -1,19 +1,28 @@
-"""``camelup conformance fuzz --adapter CMD``: random games in lockstep with the reference; the
-first disagreement is shrunk to a case file."""
+"""``camelup conformance fuzz --adapter CMD``: random games in lockstep with the reference; every
+different disagreement is shrunk to a case, ready to add to the suite."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
+import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from camelup import exits
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
+from camelup.cli.conformance.progress import INTERVAL
 from camelup.safe_text import printable
+
+if TYPE_CHECKING:
+    from camelup.conformance.expectations import Expectations
+    from camelup.conformance.fuzz import Finding, FuzzResult, Progress
 
 
 @attrs.frozen
@@ -22,7 +31,11 @@ class FuzzOptions:
     seed: int
     games: int
     rulesets: tuple[str, ...]
+    max_findings: int
+    jobs: int
+    expectations: str | None
     output: str | None
+    output_dir: str | None
 
     @classmethod
     def from_namespace(cls, namespace: argparse.Namespace) -> FuzzOptions:
@@ -30,12 +43,25 @@ class FuzzOptions:
         shared.check_output("--out", namespace.output)
         if namespace.games < 1:
             raise UsageError("--games must be at least 1")
+        if namespace.max_findings < 1:
+            raise UsageError("--max-findings must be at least 1")
+        if not 1 <= namespace.jobs <= 64:
+            raise UsageError(f"--jobs {namespace.jobs}: must be from 1 to 64")
+        if namespace.output and namespace.output_dir:
+            raise UsageError("--out and --out-dir: give one of them")
+        folder = namespace.output_dir
+        if folder is not None and not (Path(folder).is_dir() and os.access(folder, os.W_OK)):
+            raise UsageError(f"--out-dir {folder}: not a writable folder")
         return cls(
             adapter,
             namespace.seed,
             namespace.games,
             tuple(namespace.ruleset or ()),
+            namespace.max_findings,
+            namespace.jobs,
+            namespace.expectations,
             namespace.output,
+            folder,
         )
 
 
@@ -51,27 +77,106 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " second-partnerships, whirlwind, a variant, ...); repeatable",
     )
     parser.add_argument(
+        "--max-findings",
+        type=int,
+        default=10,
+        metavar="N",
+        help="stop once N different new disagreements are found (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--expectations",
+        metavar="FILE",
+        help="the expectations file of `conformance run`: its findings are reported as known",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes, each with its own adapter process (the findings do not depend"
+        " on N; default: %(default)s)",
+    )
+    parser.add_argument(
         "--out",
         "-o",
         dest="output",
         metavar="FILE",
-        help="write the shrunk case file to FILE (default: standard output)",
+        help="write every finding's case to one case file FILE (default: standard output)",
+    )
+    parser.add_argument(
+        "--out-dir",
+        dest="output_dir",
+        metavar="DIR",
+        help="write each finding's case to a case file of its own in the folder DIR",
     )
 
 
-def progress(line: str) -> None:
+def say(line: str) -> None:
     print(f"fuzz: {printable(line)}", file=sys.stderr, flush=True)
 
 
+class ProgressLine:
+    """Games done / total, disagreeing games and findings so far, on a terminal only."""
+
+    def __init__(self) -> None:
+        self.active = sys.stderr is not None and sys.stderr.isatty()
+        self._shown = 0.0
+
+    def update(self, state: Progress) -> None:
+        now = time.monotonic()
+        if self.active and (now - self._shown >= INTERVAL or state.done == state.total):
+            self._shown = now
+            width = len(str(state.total))
+            line = (
+                f"[{state.done:>{width}}/{state.total}] {state.disagreeing} disagreeing,"
+                f" {state.findings} finding(s)"
+            )
+            sys.stderr.write(f"\r{line}\x1b[K")
+            sys.stderr.flush()
+
+    def note(self, text: str) -> None:
+        if self.active:
+            self._shown = time.monotonic()
+            sys.stderr.write(f"\r{printable(text)}\x1b[K")
+            sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.active and self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _expectations(option: str | None) -> Expectations | None:
+    """The expectations file, or None (after its one-line error) when it cannot be used."""
+    from camelup.conformance.expectations import (
+        Expectations,
+        ExpectationsError,
+        load_expectations,
+    )
+
+    if not option:
+        return Expectations()
+    try:
+        return load_expectations(Path(option))
+    except ExpectationsError as error:
+        error_line(shared.PREFIX, str(error))
+        return None
+
+
 def handle(options: FuzzOptions) -> int:
-    from camelup.conformance.fuzz import AdapterBroke, NoCommonRuleset, case_file_text, configs_for
+    from camelup.conformance.fuzz import AdapterBroke, NoCommonRuleset, configs_for
     from camelup.conformance.fuzz import fuzz as run_fuzz
     from camelup.conformance.protocol import AdapterStartError
 
     configs = configs_for(options.rulesets)
     if not configs:
         raise UsageError(f"--ruleset {', '.join(options.rulesets)}: no ruleset family matches")
+    expectations = _expectations(options.expectations)
+    if expectations is None:
+        return exits.INVALID_SUITE
     client = options.adapter.client()
+    progress = ProgressLine()
     gently = True
     try:
         try:
@@ -79,17 +184,31 @@ def handle(options: FuzzOptions) -> int:
         except AdapterStartError as error:
             error_line(shared.PREFIX, f"the adapter could not start: {error}")
             return exits.ADAPTER
-        progress(f"{hello.name} {hello.version}, seed {options.seed}, {options.games} game(s)")
-        result = run_fuzz(client, hello, configs, options.seed, options.games, progress)
+        say(f"{hello.name} {hello.version}, seed {options.seed}, {options.games} game(s)")
+        result = run_fuzz(
+            client,
+            hello,
+            configs,
+            options.seed,
+            options.games,
+            max_findings=options.max_findings,
+            expectations=expectations,
+            jobs=options.jobs,
+            make_client=options.adapter.client,
+            progress=progress.update,
+        )
     except AdapterBroke as error:
+        progress.clear()
         error_line(shared.PREFIX, f"the adapter broke the protocol: {error}")
         if error.stderr.strip():
             print(printable(textwrap.indent(error.stderr, "  | ")), file=sys.stderr)
         return exits.PROTOCOL
     except NoCommonRuleset as error:
+        progress.clear()
         error_line(shared.PREFIX, str(error))
         return exits.ADAPTER
     except AdapterStartError as error:
+        progress.clear()
         error_line(shared.PREFIX, f"the adapter could not be restarted: {error}")
         return exits.ADAPTER
     except KeyboardInterrupt:
@@ -97,25 +216,71 @@ def handle(options: FuzzOptions) -> int:
         raise
     finally:
         client.close(gently=gently)
-    skipped = f", {result.skipped} skipped by the adapter" if result.skipped else ""
-    finding = result.finding
-    if finding is None:
-        progress(f"no disagreement in {result.games} game(s){skipped}")
+    progress.clear()
+    _summary(result, options)
+    if not result.findings:
         return exits.OK
+    return _write(result.findings, options)
+
+
+def _summary(result: FuzzResult, options: FuzzOptions) -> None:
+    skipped = f", {result.skipped} skipped by the adapter" if result.skipped else ""
+    if not result.findings and not result.known:
+        say(f"no disagreement in {result.games} game(s){skipped}")
+        return
+    say(
+        f"{result.disagreeing} of {result.games} game(s) disagreed{skipped}:"
+        f" {len(result.findings)} finding(s), {len(result.known)} known"
+    )
+    for finding in result.findings:
+        say(_finding_line(finding))
+        if not finding.confirmed:
+            say("  warning: the shrunk case does not fail against the adapter on a re-run")
+    for known in result.known:
+        say(
+            f"known: {known.clause} at {known.field}: {known.games} game(s), first game"
+            f" {known.first_game}: {known.why}"
+        )
+    if result.stopped_early:
+        say(
+            f"stopped after {result.games + result.skipped} game(s):"
+            f" --max-findings {options.max_findings}"
+        )
+
+
+def _finding_line(finding: Finding) -> str:
     case = finding.case
-    given = "given state" if "state" in case["given"] else "setup"
     via = (
         f", then to {len(case['steps'])} step(s) from the state before the divergence"
-        if given == "given state"
+        if "state" in case["given"]
         else ""
     )
-    progress(
-        f"shrunk game {finding.game} ({finding.original_steps} steps) to {finding.shrunk_steps}"
-        f" step(s) from the setup{via} ({finding.checks} candidate(s) checked): {case['id']}"
+    return (
+        f"{finding.clause} at {finding.field}: {finding.games} game(s), first game"
+        f" {finding.first_game}; game {finding.game} ({finding.original_steps} steps) shrunk to"
+        f" {finding.shrunk_steps} step(s) from the setup{via} ({finding.checks} candidate(s)"
+        f" checked): {case['id']}"
     )
-    if not finding.confirmed:
-        progress("warning: the shrunk case does not fail against the adapter on a re-run")
-    text = case_file_text(case)
+
+
+def _write(findings: Sequence[Finding], options: FuzzOptions) -> int:
+    from camelup.conformance.shrink import case_file_text
+
+    cases: list[dict[str, Any]] = [f.case for f in findings]
+    if options.output_dir is not None:
+        written = []
+        for case in cases:
+            path = Path(options.output_dir) / (case["id"].replace("/", "--") + ".json")
+            try:
+                path.write_text(case_file_text([case]), "utf-8")
+            except OSError as error:
+                error_line(shared.PREFIX, f"--out-dir {path}: {error.strerror or error}")
+                sys.stdout.write(case_file_text(cases))
+                return exits.FAILED
+            written.append(path)
+        say(f"{len(written)} case file(s) written to {options.output_dir}")
+        return exits.FAILED
+    text = case_file_text(cases)
     if options.output:
         try:
             Path(options.output).write_text(text, "utf-8")
@@ -123,7 +288,7 @@ def handle(options: FuzzOptions) -> int:
             error_line(shared.PREFIX, f"--out {options.output}: {error.strerror or error}")
             sys.stdout.write(text)
             return exits.FAILED
-        progress(f"case written to {options.output}")
+        say(f"{len(cases)} case(s) written to {options.output}")
     else:
         sys.stdout.write(text)
     return exits.FAILED
@@ -131,14 +296,15 @@ def handle(options: FuzzOptions) -> int:
 
 VERB = Verb(
     name="fuzz",
-    summary="play random games on an adapter and the reference; shrink the first disagreement to"
-    " a conformance case",
-    example='camelup conformance fuzz --adapter "python docs/toy_adapter.py" --games 50 \\\n'
+    summary="play random games on an adapter and the reference; shrink every different"
+    " disagreement to a conformance case",
+    example='camelup conformance fuzz --adapter "python docs/toy_adapter.py" --games 100 \\\n'
     "    --out found.json && camelup conformance validate found.json",
     exit_codes=(
-        (exits.OK, "no disagreement"),
-        (exits.FAILED, "a disagreement was found; the shrunk case is written"),
+        (exits.OK, "no disagreement, or only known ones (--expectations)"),
+        (exits.FAILED, "a new disagreement was found; its shrunk case is written"),
         (exits.USAGE, "usage error: bad option or value out of range"),
+        (exits.INVALID_SUITE, "the expectations file cannot be used"),
         (exits.PROTOCOL, "the adapter broke the protocol"),
         (exits.ADAPTER, "the adapter could not start or shares no rule set with the fuzzer"),
     ),

@@ -280,6 +280,8 @@ def _declares(report: RunReport) -> str:
         parts.append(f"modules {', '.join(sorted(hello.modules))}")
     if hello.variants:
         parts.append(f"{len(hello.variants)} variants")
+    if not hello.partnerships:
+        parts.append("no partnerships")
     return "; ".join(parts)
 
 
@@ -361,6 +363,11 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if unsupported:
         listed = ", ".join(f"{name} ({count})" for name, count in sorted(unsupported.items()))
         lines += [f"Not declared, so not run: {listed}.", ""]
+    from camelup.conformance.features import PARTNERSHIP_SKIP
+
+    without = sum(r.reason == PARTNERSHIP_SKIP for r in report.results)
+    if without:
+        lines += [f"Not run, as they play or show a partnership: {without}.", ""]
     failures = [r for r in report.results if _column(r) in ("failed", "errored")]
     failures += [r for r in report.results if r.note == "xpass"]
     if failures:

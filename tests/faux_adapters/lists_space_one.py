@@ -1,0 +1,18 @@
+"""Lists a tile on space 1 among the legal actions (which ``tile.place.not-space-one``
+forbids) whenever it lists legal actions; answers like the reference otherwise."""
+
+from __future__ import annotations
+
+from _common import Message, reference_answer, serve
+
+
+def answer(message: Message) -> Message:
+    reply = reference_answer(message)
+    for actions in reply.get("legal_actions", {}).values():
+        tiles = [a for a in actions if a["type"] == "place_tile"]
+        if tiles:
+            actions.append({**tiles[0], "space": 1, "side": "cheering"})
+    return reply
+
+
+serve(answer)
