@@ -382,11 +382,10 @@ def test_always_wrong_fails_every_case_naming_clause_and_step(
     assert code == 1
     assert out.splitlines()[-1] == "0 passed, 9 failed, 0 errored, 0 skipped"
     assert f"FAIL {TURN}  [turn.order]" in out
-    assert (
-        "  step 1 (take_leg_ticket player=1 camel=blue) was refused for another reason"
-        "  [turn.order]\n"
-    ) in out
-    assert "expected: not-your-turn [turn.order]" in out
+    # Its given position is another game's: the case fails once, there, and says so.
+    assert "  given position: first divergence from the reference: /ruleset/edition," in out
+    assert "  not compared: 2 later check(s), after divergence at the given position\n" in out
+    assert "was refused for another reason" not in out
 
 
 def test_crash_errors_that_case_restarts_and_goes_on(
@@ -569,8 +568,14 @@ def test_explain_names_the_first_diverging_step(
         faux("always_wrong.py"),
     )
     assert code == 1
-    assert "FAIL turn.order/only-player-to-move-acts: first divergence at step 1" in out
+    assert "FAIL turn.order/only-player-to-move-acts: first divergence at the given position" in out
     assert "step 2  take_leg_ticket player=0 camel=blue: rejected: wrong [wrong.clause]" in out
+    assert any(
+        line.startswith("    -  error not-your-turn")
+        and line.endswith("(not compared: after divergence at the given position)")
+        for line in out.splitlines()
+    )
+    assert "the given position, the adapter's:" in out
     code, out, _ = run_cli(capsys, "conformance", "explain", TURN, "--suite", str(suite))
     assert code == 0 and out.splitlines()[-1] == f"PASS {TURN}"
 
@@ -612,7 +617,8 @@ def test_junit_report(wrong_report: Any) -> None:
     case = next(c for c in suites["second-edition"] if c.name == TURN)
     [failure] = case.result
     assert isinstance(failure, junitparser.Failure)
-    assert "not-your-turn" in (failure.text or "")
+    assert "given position: first divergence from the reference" in (failure.message or "")
+    assert "not compared: 2 later check(s)" in (failure.text or "")
 
 
 def test_tap_report(wrong_report: Any) -> None:
@@ -626,7 +632,9 @@ def test_tap_report(wrong_report: Any) -> None:
     turn = next(test for test in tests if test.description == f"- {TURN}")
     block = turn.yaml_block  # tap.py parses the diagnostics with PyYAML
     assert block["clause"] == "turn.order" and block["severity"] == "fail"
-    assert block["mismatches"][0]["at_step"] == 1
+    assert block["mismatches"][0]["at_step"] == 0 and block["mismatches"][0]["divergence"]
+    assert "/ruleset/edition" in block["mismatches"][0]["pointers"]
+    assert (block["diverged_at"], block["not_compared"]) == (0, 2)
     assert not [line for line in lines if line.category == "bail"]
 
 

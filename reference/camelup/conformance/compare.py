@@ -69,6 +69,8 @@ class Mismatch:
     pointer: str | None = None  # for a state check: the JSON pointer that differs
     expected: Any = attrs.field(default=NO_VALUE, eq=False)
     actual: Any = attrs.field(default=NO_VALUE, eq=False)
+    pointers: tuple[str, ...] = ()  # for a divergence: every member that differs
+    divergence: bool = False  # the first divergence from the reference (divergence.py)
 
 
 # ----------------------------------------------------------------------- canonical JSON values

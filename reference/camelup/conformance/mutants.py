@@ -104,6 +104,11 @@ class Patcher:
             self._saved.append((holder, key, vars(holder)[key]))
             setattr(holder, key, new)
 
+    @property
+    def saved(self) -> tuple[tuple[Any, str, Any], ...]:
+        """Each replaced attribute, in the order replaced: its holder, name and original."""
+        return tuple(self._saved)
+
     def restore(self) -> None:
         while self._saved:
             holder, key, value = self._saved.pop()
@@ -141,21 +146,53 @@ def mutants(names: Sequence[str] = ()) -> tuple[Mutant, ...]:
     return tuple(CATALOGUE[name] for name in names)
 
 
+_ACTIVE: list[Patcher] = []  # the patchers whose replacements are in place, oldest first
+
+
+def active() -> bool:
+    """Whether a mutant is applied in this process (the engine here is not the reference)."""
+    return bool(_ACTIVE)
+
+
 @contextlib.contextmanager
 def applied(mutant: Mutant) -> Iterator[None]:
     """Run the body with ``mutant``'s patch in place; everything is restored afterwards."""
     patcher = Patcher()
+    _ACTIVE.append(patcher)
     try:
         mutant.patch(patcher)
         yield
     finally:
         patcher.restore()
+        _ACTIVE.remove(patcher)
+
+
+@contextlib.contextmanager
+def lifted() -> Iterator[None]:
+    """Run the body on the real engine: every active patch undone, and put back after.
+
+    The conformance runner computes the reference's states this way, so that a mutant run
+    in-process is compared with the reference and not with itself.
+    """
+    patched = [
+        (holder, key, vars(holder)[key], original)
+        for patcher in _ACTIVE
+        for holder, key, original in patcher.saved
+    ]
+    for holder, key, _, original in reversed(patched):
+        setattr(holder, key, original)
+    try:
+        yield
+    finally:
+        for holder, key, replacement, _ in patched:
+            setattr(holder, key, replacement)
 
 
 def activate(name: str) -> Mutant:
     """Apply the mutant ``name`` for the rest of the process (the adapter's ``--mutant``)."""
     mutant = CATALOGUE[name]
     patcher = Patcher()
+    _ACTIVE.append(patcher)
     mutant.patch(patcher)
     # The hello names the mutant, in the adapter module and in ``__main__`` when that is the
     # adapter run as ``python -m camelup.adapter`` (a second copy of the module).

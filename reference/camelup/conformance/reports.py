@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from camelup.conformance.compare import NO_VALUE, Mismatch
+from camelup.conformance.divergence import after_divergence, silence_note
 from camelup.conformance.protocol import PROTOCOL, Hello
 from camelup.conformance.runner import VERDICTS, CaseResult, RunReport
 from camelup.safe_text import printable
@@ -90,6 +91,9 @@ def failure_block(result: CaseResult) -> list[str]:
     for mismatch in result.mismatches:
         lines.append(f"  {mismatch.summary}  [{mismatch.clause}]")
         lines.extend(f"      {line}" for line in _clip(mismatch.diff))
+    silenced = silence_note(result.diverged_at, len(result.not_compared))
+    if silenced:
+        lines.append(f"  {silenced}")
     if result.stderr.strip():
         lines.append("  adapter stderr (last lines):")
         lines.extend(f"    | {line}" for line in result.stderr.splitlines())
@@ -149,6 +153,12 @@ def _result_json(result: CaseResult) -> dict[str, Any]:
         "note": result.note,
         "reason": result.reason,
         "mismatches": [mismatch_json(m) for m in result.mismatches],
+        "diverged_at": result.diverged_at,
+        "not_compared": [
+            {"check": index, "reason": after_divergence(result.diverged_at)}
+            for index in result.not_compared
+            if result.diverged_at is not None
+        ],
         "stderr": result.stderr,
         "seconds": round(result.seconds, 6),
     }
@@ -171,6 +181,9 @@ def mismatch_json(mismatch: Mismatch) -> dict[str, Any]:
         record["expected"] = mismatch.expected
     if mismatch.actual is not NO_VALUE:
         record["actual"] = mismatch.actual
+    if mismatch.divergence:
+        record["divergence"] = True
+        record["pointers"] = list(mismatch.pointers)
     return record
 
 
@@ -350,9 +363,15 @@ def tap(report: RunReport) -> str:
                 if mismatch.pointer is not None:
                     lines.append(f"      pointer: {_yaml_string(mismatch.pointer)}")
                 lines.append(f"      message: {_yaml_string(mismatch.summary)}")
+                if mismatch.divergence:
+                    lines.append("      divergence: true")
+                    lines.append(f"      pointers: {json.dumps(list(mismatch.pointers))}")
                 if mismatch.diff:
                     lines.append("      diff: |")
                     lines.extend(f"        {line}" for line in _clip(mismatch.diff))
+        if result.diverged_at is not None:
+            lines.append(f"  diverged_at: {result.diverged_at}")
+            lines.append(f"  not_compared: {len(result.not_compared)}")
         if result.stderr.strip():
             lines.append("  stderr: |")
             lines.extend(f"    {line}" for line in result.stderr.splitlines())
@@ -385,6 +404,8 @@ def markdown(report: RunReport) -> str:
         for result in reported:
             case = result.case
             first = result.mismatches[0].summary if result.mismatches else result.reason
+            silenced = silence_note(result.diverged_at, len(result.not_compared))
+            first += f" ({silenced})" if silenced else ""
             lines.append(
                 f"- **{_label(result)}** `{case.id}` [`{failing_clause(result)}`]: {_cell(first)}"
             )

@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 import attrs
 
 from camelup import exits
+from camelup.conformance import divergence
 from camelup.conformance.compare import (
     Mismatch,
     ProtocolViolation,
@@ -60,6 +61,8 @@ class CaseResult:
     mismatches: tuple[Mismatch, ...] = ()
     stderr: str = ""
     seconds: float = 0.0
+    diverged_at: int | None = None  # the moment of the first divergence from the reference
+    not_compared: tuple[int, ...] = ()  # checks after it (indices into the case's expect)
 
 
 @attrs.frozen
@@ -261,10 +264,12 @@ def _run(
     wire = [wire_for(case, hello.capabilities) for _, case in to_send]
     fatal: str | None = None
     stopped: str | None = None
+    # The unpatched in-process reference cannot diverge from itself.
+    diverging = not divergence.is_reference(client)
     try:
         for position, outcome in client.run(wire):
             index, case = to_send[position]
-            run.decide(index, _judge(case, outcome, hello, expectations, strict))
+            run.decide(index, _judge(case, outcome, hello, expectations, strict, diverging))
             if run.enough:
                 stopped = f"stopped after {run.failures} failed or errored case(s) (--maxfail)"
                 break
@@ -285,9 +290,14 @@ def _run(
 
 
 def _judge(
-    case: Case, outcome: Outcome, hello: Hello, expectations: Expectations, strict: bool
+    case: Case,
+    outcome: Outcome,
+    hello: Hello,
+    expectations: Expectations,
+    strict: bool,
+    diverging: bool = True,
 ) -> CaseResult:
-    result = verdict(case, outcome, hello)
+    result = verdict(case, outcome, hello, diverging)
     expected = expectations.lookup(case.id)
     if expected is None or expected.status != "xfail":
         return result
@@ -303,8 +313,10 @@ def _judge(
     return result
 
 
-def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
-    """Classify one case from the adapter's outcome (expectations not applied)."""
+def verdict(case: Case, outcome: Outcome, hello: Hello, diverging: bool = True) -> CaseResult:
+    """Classify one case from the adapter's outcome (expectations not applied); unless
+    ``diverging`` is False (the adapter is the reference), with its first divergence from
+    the reference (:mod:`camelup.conformance.divergence`)."""
     if isinstance(outcome, Broken):
         return CaseResult(case, "errored", "protocol", outcome.message, stderr=outcome.stderr)
     assert isinstance(outcome, Reply)
@@ -323,6 +335,11 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
                 case, "errored", "", body["errored"]["message"], seconds=outcome.seconds
             )
         mismatches = compare(case, body, hello.capabilities)
+        judged = (
+            divergence.judge(case, body, hello.capabilities, mismatches)
+            if diverging
+            else divergence.Judged(tuple(mismatches))
+        )
     except ProtocolViolation as error:
         return CaseResult(
             case, "errored", "protocol", f"malformed reply: {error}", seconds=outcome.seconds
@@ -331,5 +348,12 @@ def verdict(case: Case, outcome: Outcome, hello: Hello) -> CaseResult:
         return CaseResult(
             case, "errored", "protocol", too_deep_reply(body), seconds=outcome.seconds
         )
-    passed: Verdict = "failed" if mismatches else "passed"
-    return CaseResult(case, passed, mismatches=tuple(mismatches), seconds=outcome.seconds)
+    passed: Verdict = "failed" if judged.mismatches else "passed"
+    return CaseResult(
+        case,
+        passed,
+        mismatches=judged.mismatches,
+        seconds=outcome.seconds,
+        diverged_at=judged.divergence.after if judged.divergence else None,
+        not_compared=judged.not_compared,
+    )

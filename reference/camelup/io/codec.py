@@ -67,6 +67,7 @@ __all__ = [
     "roll_from_json",
     "ruleset_from_json",
     "setup_from_json",
+    "state_as_written",
     "state_from_json",
     "to_json",
 ]
@@ -379,6 +380,14 @@ def state_from_json(value: Any, pointer: str = "", *, checked: bool = False) -> 
     if disagreement is not None:
         raise disagreement.invalid_state(pointer)
     return state
+
+
+def state_as_written(value: Any, pointer: str = "") -> State:
+    """A state built from its JSON as written, for showing a state that an implementation got
+    wrong: the shape is checked (InvalidState "malformed"), the rules are not, and the
+    members a state derives (pyramid, ticket stacks, hands, result) are derived, not read."""
+    _gate("state", value, pointer, False)
+    return _state(value, pointer)
 
 
 def loads_state(text: str | bytes) -> State:

@@ -69,10 +69,12 @@ def handle(options: ExplainOptions) -> int:
 def _explain(options: ExplainOptions, say: _Out) -> int:
     from camelup.conformance.compare import (
         ProtocolViolation,
+        compare,
         describe_action,
         reply_kind,
         wire_for,
     )
+    from camelup.conformance.divergence import first_divergence, reference_reply, silence_note
     from camelup.conformance.features import needs_partnerships
     from camelup.conformance.protocol import AdapterStartError, Reply
     from camelup.conformance.runner import verdict
@@ -121,7 +123,8 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
             body = None
     say()
     if body is not None:
-        _timeline(case, body, result.mismatches, hello.capabilities, say)
+        marks = compare(case, body, hello.capabilities) if result.verdict == "failed" else []
+        _timeline(case, body, marks, result.diverged_at, hello.capabilities, say)
     say()
     if result.verdict == "passed":
         say(f"PASS {case.id}")
@@ -134,25 +137,102 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         if result.note == "protocol":
             return exits.PROTOCOL
         return exits.OK if result.verdict == "skipped" else exits.FAILED
-    first = result.mismatches[0].after
+    first = result.mismatches[0]
     where = (
         "the given position"
-        if first == 0
-        else f"step {first} ({describe_action(case.steps[first - 1]['action'])})"
+        if first.after == 0
+        else f"step {first.after} ({describe_action(case.steps[first.after - 1]['action'])})"
     )
-    say(f"FAIL {case.id}: first divergence at {where}")
+    what = "first divergence" if first.divergence else "first failing check"
+    say(f"FAIL {case.id}: {what} at {where}")
     for mismatch in result.mismatches:
-        if mismatch.after != first:
+        if mismatch.after != first.after:
             continue
         say(f"  {mismatch.summary}  [{mismatch.clause}]")
         for line in mismatch.diff:
             say(f"      {line}")
-    later = [m for m in result.mismatches if m.after != first]
+    later = [m for m in result.mismatches if m.after != first.after]
     if later:
         say(f"  and {len(later)} later mismatch(es):")
         for mismatch in later:
             say(f"    {mismatch.summary}  [{mismatch.clause}]")
+            if mismatch.divergence:  # the one that matters: shown in full
+                for line in mismatch.diff:
+                    say(f"        {line}")
+    silenced = silence_note(result.diverged_at, len(result.not_compared))
+    if silenced:
+        say(f"  {silenced}")
+    if body is not None:
+        found = first_divergence(case, body, reference_reply(case))
+        if found is not None:
+            _pictures(case, body, reference_reply(case), found.after, hello.capabilities, say)
     return exits.FAILED
+
+
+def _pictures(
+    case: Case,
+    body: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    moment: int,
+    capabilities: frozenset[str],
+    say: _Out,
+) -> None:
+    """The board before and after the diverging step, on both sides, as text."""
+    from camelup.conformance.divergence import positions
+
+    mine, theirs = positions(body), positions(reference)
+    if moment == 0:
+        shown = [
+            ("the given position, the reference's", theirs[0][0], None),
+            ("the given position, the adapter's", mine[0][0], None),
+        ]
+    else:
+        with_events = "events" in capabilities
+        shown = [
+            (
+                f"before step {moment}, the adapter's (the reference's is the same)",
+                mine[moment - 1][0],
+                None,
+            ),
+            (
+                f"after step {moment}, the reference's",
+                theirs[moment][0],
+                reference["steps"][moment - 1].get("events", []),
+            ),
+            (
+                f"after step {moment}, the adapter's"
+                + (" (it refused the step: unchanged)" if mine[moment][1] is not None else ""),
+                mine[moment][0],
+                body["steps"][moment - 1].get("events", []) if with_events else None,
+            ),
+        ]
+    for title, state, moves in shown:
+        say()
+        say(f"{title}:")
+        say(textwrap.indent(_picture(state, moves), "  ").rstrip("\n"))
+
+
+def _picture(state_json: Any, events_json: Any) -> str:
+    """The text board of a state as written (drawn even when the rules would refuse it), with
+    the step's unit moves; one line saying why when it cannot be drawn."""
+    from camelup.io.codec import event_from_json, state_as_written
+    from camelup.model.errors import CamelUpError
+    from camelup.render.text import state_text
+
+    try:
+        state = state_as_written(state_json)
+    except CamelUpError as error:
+        return f"(cannot be drawn: {error.pointer or '/'}: {error.message})"
+    moves = []
+    for event in events_json if isinstance(events_json, list) else []:
+        try:
+            moves.append(event_from_json(event))
+        except CamelUpError:
+            continue  # a malformed event of the adapter draws no arrow
+    try:
+        return state_text(state, color=False, move=moves)
+    except (ValueError, IndexError, KeyError, TypeError) as error:  # a state no rule allows
+        return f"(cannot be drawn: {type(error).__name__}: {error})"
 
 
 def _events_line(events: Any) -> str:
@@ -199,10 +279,14 @@ def _timeline(
     case: Case,
     body: Mapping[str, Any],
     mismatches: Sequence[Mismatch],
+    diverged_at: int | None,
     capabilities: frozenset[str],
     say: _Out,
 ) -> None:
+    """Every step and every check at it: ``ok``, ``x`` (failed, as the check alone judges
+    it), or ``-`` (not compared), with the first divergence from the reference marked."""
     from camelup.conformance.compare import applicable, describe_action
+    from camelup.conformance.divergence import after_divergence
     from camelup.conformance.suite import StateCheck
 
     failed = {(m.check, m.pointer) for m in mismatches}
@@ -227,15 +311,23 @@ def _timeline(
             else:
                 status = "not run"
             say(f"step {moment}  {action}: {status}")
+        if moment == diverged_at:
+            say("    >> first divergence from the reference (below)")
         for mismatch in mismatches:
             if mismatch.after == moment and mismatch.check is None:
-                say(f"    x  {mismatch.summary}")
+                if diverged_at is not None and moment > diverged_at:
+                    say(f"    -  {mismatch.summary} (not judged: {after_divergence(diverged_at)})")
+                else:
+                    say(f"    x  {mismatch.summary}")
         for check in case.checks:
             if check.after != moment:
                 continue
             clause = f"  [{case.clause_of(check)}]"
             if not applicable(check, capabilities):
                 say(f"    -  {_check_label(check)}{clause} (not compared: capability missing)")
+            elif diverged_at is not None and moment > diverged_at:
+                silenced = after_divergence(diverged_at)
+                say(f"    -  {_check_label(check)}{clause} (not compared: {silenced})")
             elif isinstance(check, StateCheck):
                 for where in check.values:
                     mark = "x " if (check.index, where) in failed else "ok"

@@ -1,0 +1,323 @@
+"""First divergence, then silence (issue 11, item 2): the runner compares the adapter's whole
+state after every step of a multi-step case with the in-process reference's, reports the first
+step where they differ (its deepest differing members and the clause of the reference event
+behind them), and leaves the later checks not compared.
+
+The adapters are real subprocesses: ``faux_adapters/wrong_from_step.py`` (the reference, bent
+from one step of one case on) and the reference serving a mutant (``--mutant``).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from camelup import Edition, Ruleset, apply, legal_actions, new_game
+from camelup.cli import main
+from camelup.conformance import (
+    InProcessReference,
+    SubprocessAdapter,
+    divergence,
+    load_suite,
+    render,
+    run_cases,
+)
+from camelup.conformance.mutants import CATALOGUE, applied, lifted
+from camelup.io.codec import action_from_json, setup_from_json, to_json
+from camelup.spec.registry import load_registry
+
+FAUX = Path(__file__).parent / "faux_adapters"
+PYTHON = shlex.quote(sys.executable)
+
+SETUP = {
+    "racing_rolls": [
+        {"die": "blue", "value": 1},
+        {"die": "green", "value": 2},
+        {"die": "red", "value": 3},
+        {"die": "yellow", "value": 1},
+        {"die": "purple", "value": 2},
+    ],
+    "stacking": ["blue", "green", "red", "yellow", "purple"],
+    "start_player": 0,
+    "crazy_rolls": [
+        {"die": "grey", "value": 1, "colour": "crazy-white"},
+        {"die": "grey", "value": 2, "colour": "crazy-black"},
+    ],
+    "first_crazy": "crazy-white",
+}  # track: 1 blue yellow, 2 green purple, 3 red, 15 crazy-black, 16 crazy-white
+RULESET = {"edition": "second", "players": 3, "modules": [], "variants": []}
+STEPS = [
+    {"type": "place_tile", "player": 0, "space": 5, "side": "cheering"},
+    # red 3 -> 5, the tile pays seat 0 one coin and pushes red on to 6
+    {"type": "take_pyramid_ticket", "player": 1, "roll": {"die": "red", "value": 2}},
+    {"type": "take_leg_ticket", "player": 2, "camel": "blue"},
+    {"type": "take_pyramid_ticket", "player": 0, "roll": {"die": "green", "value": 1}},
+]
+GAME = "tile.land.pay-owner/divergence-game"
+SHORT = "tile.land.pay-owner/divergence-one-step"
+
+
+def _legal_after_first_step() -> list[Any]:
+    state = new_game(Ruleset(Edition.SECOND, 3), setup_from_json(SETUP))
+    state = apply(state, action_from_json(STEPS[0])).state
+    return [to_json(a) for a in legal_actions(state)]
+
+
+def _case(case_id: str, steps: list[dict[str, Any]], expect: list[Any]) -> dict[str, Any]:
+    return {
+        "id": case_id,
+        "description": "a tile pays its owner, then the game goes on",
+        "clauses": ["tile.land.pay-owner", "tile.land.forward"],
+        "source": {"kind": "clause", "ref": "tile.land.pay-owner"},
+        "ruleset": RULESET,
+        "given": {"setup": SETUP},
+        "steps": [{"action": a} for a in steps],
+        "expect": expect,
+    }
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tile = [{"space": 5, "owner": 0, "side": "cheering"}]
+    game = _case(
+        GAME,
+        STEPS,
+        [
+            {"after": 1, "state": {"/tiles": tile}},
+            {
+                "after": 1,
+                "legal_actions": _legal_after_first_step(),
+                "clause": "turn.actions.second",
+            },
+            {"after": 2, "state": {"/track/6": ["red"], "/players/0/money": 4}},
+            {"after": 3, "state": {"/players/0/money": 4}},
+            {"after": 4, "state": {"/track/3": ["green", "purple"], "/players/0/money": 4}},
+        ],
+    )
+    short = _case(SHORT, STEPS[:1], [{"after": 1, "state": {"/tiles": tile}}])
+    root = tmp_path_factory.mktemp("divergence-suite")
+    folder = root / "cases" / "second"
+    folder.mkdir(parents=True)
+    (folder / "tiles.json").write_text(json.dumps({"area": "tiles", "cases": [game, short]}))
+    return root
+
+
+def faux(mode: str, case_id: str = GAME, step: int = 2) -> str:
+    script = shlex.quote(str(FAUX / "wrong_from_step.py"))
+    return f"{PYTHON} {script} {mode} {shlex.quote(case_id)} {step}"
+
+
+def results(suite: Path, adapter: str) -> dict[str, Any]:
+    report = run_cases(load_suite(suite).cases, SubprocessAdapter(adapter))
+    return {r.case.id: r for r in report.results}
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------ the runner
+
+
+def test_reference_agrees_with_the_cases(suite: Path) -> None:
+    report = run_cases(load_suite(suite).cases, SubprocessAdapter(f"{PYTHON} -m camelup.adapter"))
+    assert report.summary_line() == "2 passed, 0 failed, 0 errored, 0 skipped"
+    assert all(r.diverged_at is None for r in report.results)
+
+
+def test_a_wrong_step_is_one_divergence_and_later_checks_are_not_compared(suite: Path) -> None:
+    result = results(suite, faux("overpay"))[GAME]
+    assert result.verdict == "failed"
+    before, found = result.mismatches  # the failing check before it, then the divergence
+    assert (before.after, before.check, before.divergence) == (1, 1, False)
+    assert found.divergence and found.after == 2 and found.check is None
+    assert found.pointers == ("/players/0/money",)
+    assert found.clause == "tile.land.pay-owner"  # the reference's TilePaid event
+    assert "step 2 (take_pyramid_ticket player=1 roll=red 2)" in found.summary
+    assert found.diff == (
+        "/players/0/money  [tile.land.pay-owner]",
+        "  expected: 4",
+        "  actual:   5",
+    )
+    assert (result.diverged_at, result.not_compared) == (2, (3, 4))
+
+
+def test_a_step_refused_by_the_adapter_alone_is_the_divergence(suite: Path) -> None:
+    result = results(suite, faux("refuse", GAME, 3))[GAME]
+    found = result.mismatches[-1]
+    assert found.divergence and found.after == 3 and found.pointers == ()
+    assert "the adapter refused it (not-your-turn [turn.order]); the reference accepts it" in (
+        found.summary
+    )
+    # no check fails at step 3 (its money check still holds): the clause the adapter cites,
+    # a clause of the spec, is named
+    assert found.clause == "turn.order"
+    assert result.not_compared == (4,)
+    assert [m.after for m in result.mismatches] == [1, 3]  # no "step 4 was rejected" either
+
+
+def test_a_case_of_one_step_is_judged_by_its_checks_alone(suite: Path) -> None:
+    # seat 0's money is wrong after step 1, but no check of the one-step case looks at it
+    short = results(suite, faux("overpay", SHORT, 1))[SHORT]
+    assert short.verdict == "passed" and short.diverged_at is None
+    # the same bend in the game fails it at once, at a member no check of step 1 looks at
+    game = results(suite, faux("overpay", GAME, 1))[GAME]
+    assert game.diverged_at == 1 and game.mismatches[-1].pointers == ("/players/0/money",)
+    # no event of step 1 pays anyone: the member is put down to the seat's own action, but
+    # the divergence names the clause that the check failing at that step names for itself
+    assert game.mismatches[-1].diff[0] == "/players/0/money  [tile.place.empty-space]"
+    assert game.mismatches[-1].clause == "turn.actions.second"
+    assert game.mismatches[:-1] == ()  # the legal actions of step 1 are folded into it
+
+
+def test_every_report_format_shows_one_divergence_and_the_checks_not_compared(
+    suite: Path,
+) -> None:
+    report = run_cases(load_suite(suite).cases, SubprocessAdapter(faux("overpay")))
+    human = render(report, "human")
+    assert human.count("first divergence from the reference") == 1
+    assert "  not compared: 2 later check(s), after divergence at step 2\n" in human
+    assert "after step 3" not in human and "after step 4" not in human
+    records = [json.loads(x) for x in render(report, "jsonl").splitlines()]
+    [line] = [r for r in records if r.get("id") == GAME]
+    assert line["diverged_at"] == 2
+    assert [n["check"] for n in line["not_compared"]] == [3, 4]
+    assert line["not_compared"][0]["reason"] == "after divergence at step 2"
+    assert [m.get("divergence", False) for m in line["mismatches"]] == [False, True]
+    assert line["mismatches"][1]["pointers"] == ["/players/0/money"]
+    junit = ET.fromstring(render(report, "junit"))
+    [failure] = [c.find("failure") for c in junit.iter("testcase") if c.get("name") == GAME]
+    assert failure is not None and "not compared: 2 later check(s)" in (failure.text or "")
+    tap = render(report, "tap")
+    assert "  diverged_at: 2\n  not_compared: 2\n" in tap
+    assert '      pointers: ["/players/0/money"]\n' in tap
+    markdown = render(report, "markdown")
+    assert "(not compared: 2 later check(s), after divergence at step 2)" in markdown
+
+
+# ------------------------------------------------------------------------------- explain
+
+
+def test_explain_shows_the_divergence_with_both_boards(
+    suite: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_cli(
+        capsys, "conformance", "explain", GAME, "--suite", str(suite), "--adapter", faux("overpay")
+    )
+    assert code == 1
+    lines = out.splitlines()
+    # the legal actions of step 1 fail first, on their own; then step 2 diverges
+    assert (
+        f"FAIL {GAME}: first failing check at step 1 (place_tile player=0 space=5 side=cheering)"
+        in lines
+    )
+    step = lines.index(
+        "step 2  take_pyramid_ticket player=1 roll=red 2: accepted; events: pyramid_ticket_taken,"
+        " die_revealed, unit_moved, tile_paid, unit_moved"
+    )
+    assert lines[step + 1] == "    >> first divergence from the reference (below)"
+    assert any(
+        line.startswith("    -  state /players/0/money")
+        and line.endswith("(not compared: after divergence at step 2)")
+        for line in lines
+    )
+    assert "  not compared: 2 later check(s), after divergence at step 2" in lines
+    titles = [
+        "before step 2, the adapter's (the reference's is the same):",
+        "after step 2, the reference's:",
+        "after step 2, the adapter's:",
+    ]
+    where = [lines.index(t) for t in titles]
+    assert where == sorted(where)
+    boards = [lines[w + 1 : w + 14] for w in where]
+    # seat 0: 3 coins before; the reference pays it one, the adapter two
+    assert any(line.startswith("  player 0: 3 EP") for line in boards[0])
+    assert any(line.startswith("  player 0: 4 EP") for line in boards[1])
+    assert any(line.startswith("  player 0: 5 EP") for line in boards[2])
+    assert "  move 1: [R] 3 -> 5" in boards[1] and "  move 2: [R] 5 -> 6" in boards[1]
+
+
+def test_explain_says_in_one_line_when_the_adapters_state_cannot_be_drawn(
+    suite: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    adapter = faux("unreadable")
+    code, out = run_cli(
+        capsys, "conformance", "explain", GAME, "--suite", str(suite), "--adapter", adapter
+    )
+    assert code == 1
+    lines = out.splitlines()
+    drawn = lines[lines.index("after step 2, the adapter's:") + 1]
+    assert drawn.startswith("  (cannot be drawn: ") and "partner" in drawn
+    assert "/players/0/partner  [" in out  # the pointers are shown all the same
+
+
+def test_explain_draws_an_adapters_state_the_rules_refuse(
+    suite: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_cli(
+        capsys, "conformance", "explain", GAME, "--suite", str(suite), "--adapter", faux("twice")
+    )
+    assert code == 1
+    lines = out.splitlines()
+    board = lines[lines.index("after step 2, the adapter's:") + 1 :]
+    assert "cannot be drawn" not in out
+    # blue is drawn twice: on space 1, under yellow, and alone on space 10
+    [row] = [line for line in board[:8] if line.lstrip().startswith("|  B")]
+    assert row.split().count("B") == 2
+
+
+# ------------------------------------------------------------------------------- mutants
+
+
+def test_a_mutant_in_process_still_diverges_from_the_reference() -> None:
+    """Under ``conformance mutants`` the engine in this process is the mutant: the reference
+    states are computed with its patch lifted, so it diverges, with nothing cached before."""
+    [case] = [c for c in load_suite().cases if c.id == "generated.second/14"]
+    divergence.clear_cache()
+    with applied(CATALOGUE["mover-takes-whole-stack"]):
+        [result] = run_cases([case], InProcessReference()).results
+    assert result.verdict == "failed" and result.diverged_at is not None
+    found = result.mismatches[-1]
+    assert found.divergence and found.clause == "move.stack.carry" and found.pointers
+    assert result.not_compared  # the game's later checks
+    [clean] = run_cases([case], InProcessReference()).results
+    assert clean.verdict == "passed"
+
+
+def test_lifted_runs_the_real_engine_and_puts_the_patch_back() -> None:
+    from camelup.rules import movement
+
+    real = movement.lift_unit
+    with applied(CATALOGUE["mover-takes-whole-stack"]):
+        patched = movement.lift_unit
+        assert patched is not real and divergence.patched()
+        with lifted():
+            assert movement.lift_unit is real
+        assert movement.lift_unit is patched
+        assert not divergence.is_reference(InProcessReference())
+    assert movement.lift_unit is real and not divergence.patched()
+    assert divergence.is_reference(InProcessReference())
+
+
+def test_the_mutants_still_die_and_name_their_clause() -> None:
+    from camelup.cli.conformance.mutants import judge
+
+    cases = load_suite().cases
+    for name in ("mover-takes-whole-stack", "turn-passes-right", "leg-tickets-kept"):
+        verdict = judge(CATALOGUE[name], cases, first_kill=True)
+        assert verdict.killed and verdict.named_right, name
+
+
+# ----------------------------------------------------------------------- clause attribution
+
+
+def test_every_clause_the_attribution_names_is_in_the_spec() -> None:
+    unknown = divergence.CLAUSES_NAMED - set(load_registry().clause_ids)
+    assert not unknown
