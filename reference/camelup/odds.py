@@ -11,8 +11,10 @@ places a tile or moves one meanwhile. Who takes each pyramid ticket changes noth
 model, because the dice come out in a uniformly random order whoever draws them.
 
 Each die is revealed by the race kernel :func:`camelup.rules.race.reveal`, the function
-``apply`` uses for the pyramid action, on a bare list-of-stacks track: no ``State``, ``Player``
-or event is built. For the grey die the crazy-camel rule
+``apply`` uses for the pyramid action, or by its two halves, on a bare list-of-stacks track: no
+``State``, ``Player`` or event is built. The die's camel is lifted off a track once
+(:func:`camelup.rules.race.lift_mover`) and moved for each of its numbers
+(:func:`camelup.rules.movement.move_camel_unit`). For the grey die the crazy-camel rule
 (:func:`camelup.rules.crazy.choose_crazy_camel`) is asked once per track and colour and its
 answer handed to the kernel for the three numbers of that colour; when both colours move the
 same camel (a crazy-camel exception), the two faces of each number are one move of weight two.
@@ -69,7 +71,7 @@ from camelup.model.events import Event, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
 from camelup.model.track import Stack
-from camelup.rules import crazy, final, leg, race, ranking
+from camelup.rules import crazy, final, leg, movement, race, ranking
 
 __all__ = [
     "ActionValue",
@@ -330,7 +332,7 @@ def _enumerate(
         tuple((i, mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
         for mask in range(1 << len(pyramid))
     ]
-    reveal = race.reveal
+    lift, move = race.lift_mover, movement.move_camel_unit
     rank = ranking.ranking
     finals: dict[Ranking, int] = {}
     paid: dict[int, int] = {}
@@ -355,9 +357,14 @@ def _enumerate(
                     ):
                         w = weight * face_weight
                         c = count * times
+                        # the die's camel and its unit are the same for each number: lift once
+                        lifted = list(here)
+                        camel, origin, riders = lift(lifted, rolls[0], chosen)
                         for roll in rolls:
-                            moved = list(here)
-                            payment, crossed = reveal(moved, tiles, ruleset, roll, None, chosen)
+                            moved = lifted.copy()
+                            payment, crossed = move(
+                                moved, tiles, ruleset, camel, origin, riders, roll.value
+                            )
                             if payment is not None:
                                 paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
                             if crossed or last:

@@ -351,6 +351,8 @@ def _move_camel_unit(
     tile_list: tuple[Tile, ...],
     ruleset: Ruleset,
     camel: Camel,
+    origin: int,
+    unit: Stack,
     pips: int,
     events: list[Event] | None = None,
     *,
@@ -365,7 +367,6 @@ def _move_camel_unit(
     crazy_arrows: bool = False,
 ) -> tuple[TilePaid | None, bool]:
     """:func:`camelup.rules.movement.move_camel_unit`, each of its parts a knob."""
-    origin, unit = movement.lift_unit(track, camel)
     if camel.is_crazy and crazy_alone and len(unit) > 1:
         track[origin - MIN_SPACE] = track[origin - MIN_SPACE] + unit[1:]
         unit = unit[:1]
@@ -415,10 +416,14 @@ def _move_knob(p: Patcher, **knobs: Any) -> None:
         tile_list: tuple[Tile, ...],
         ruleset: Ruleset,
         camel: Camel,
+        origin: int,
+        unit: Stack,
         pips: int,
         events: list[Event] | None = None,
     ) -> tuple[TilePaid | None, bool]:
-        return _move_camel_unit(track, tile_list, ruleset, camel, pips, events, **knobs)
+        return _move_camel_unit(
+            track, tile_list, ruleset, camel, origin, unit, pips, events, **knobs
+        )
 
     p.replace(movement, "move_camel_unit", move)
 
@@ -1381,14 +1386,14 @@ def _tile_backward_origin(p: Patcher) -> None:
         tile_list: tuple[Tile, ...],
         ruleset: Ruleset,
         camel: Camel,
+        origin: int,
+        unit: Stack,
         pips: int,
         events: list[Event] | None = None,
     ) -> tuple[TilePaid | None, bool]:
-        for index, stack in enumerate(track):
-            if camel in stack:
-                origins.append(index + MIN_SPACE)
+        origins.append(origin)
         try:
-            return original_move(track, tile_list, ruleset, camel, pips, events)
+            return original_move(track, tile_list, ruleset, camel, origin, unit, pips, events)
         finally:
             origins.clear()
 

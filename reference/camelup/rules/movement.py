@@ -77,17 +77,21 @@ def move_camel_unit(
     tiles: tuple[Tile, ...],
     ruleset: Ruleset,
     camel: Camel,
+    origin: int,
+    unit: Stack,
     pips: int,
     events: list[Event] | None = None,
 ) -> tuple[TilePaid | None, bool]:
-    """Move ``camel`` with everything on top of it by ``pips`` in its own direction.
+    """Move ``camel``'s unit by ``pips`` in its own direction.
 
-    Racing camels go clockwise, crazy camels counterclockwise. Only the space where the move
-    ends matters: there the unit goes on top, then a tile on that space pays its owner and
-    pushes the unit one more space. Returns the tile payment (if any) and whether the unit
-    crossed the finish line, which ends the race. Events go to ``events`` unless it is None.
+    ``origin`` and ``unit`` are what :func:`lift_unit` returned when it took ``camel`` and
+    everything on top of it off ``track``: the caller lifts, so that one lift serves every
+    number of a die revealed on one track (the odds oracle). Racing camels go clockwise, crazy
+    camels counterclockwise. Only the space where the move ends matters: there the unit goes on
+    top, then a tile on that space pays its owner and pushes the unit one more space. Returns
+    the tile payment (if any) and whether the unit crossed the finish line, which ends the
+    race. Events go to ``events`` unless it is None.
     """
-    origin, unit = lift_unit(track, camel)
     if camel.is_crazy:
         direction, clause = -1, "crazy.move.counterclockwise"
         destination = origin - pips

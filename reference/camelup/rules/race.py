@@ -2,12 +2,14 @@
 
 :func:`reveal` is the one place where a die roll becomes camel movement. ``apply`` calls it for
 the pyramid action, with a list to record the events in; the odds oracle (:mod:`camelup.odds`)
-calls it directly on a bare track, with no ``State``, ``Player`` or events at all.
+calls it, or its two halves (:func:`lift_mover`, then ``movement.move_camel_unit`` once per
+number of the die), directly on a bare track, with no ``State``, ``Player`` or events at all.
 
 The kernel composes the rules; it states none of them itself. Each rule is looked up through
-its module at call time (``crazy.choose_crazy_camel``, ``movement.move_camel_unit``, which in
-turn calls ``whirlwind.whirlwind_destination`` and ``movement.tile_step``), so every caller runs
-the same code, and a test that patches one rule in its module changes both play and odds.
+its module at call time (``crazy.choose_crazy_camel``, ``movement.lift_unit`` and
+``movement.move_camel_unit``, which in turn calls ``whirlwind.whirlwind_destination`` and
+``movement.tile_step``), so every caller runs the same code, and a test that patches one rule
+in its module changes both play and odds.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from camelup.model.dice import DieRoll
 from camelup.model.events import CrazyCamelChosen, Event, TilePaid
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
+from camelup.model.track import Stack
 from camelup.rules import crazy, movement
 from camelup.trace import implements
 
@@ -53,6 +56,24 @@ def reveal(
     of one colour on one track (the odds oracle) asks once instead of three times. ``None``: the
     kernel asks.
     """
+    camel, origin, unit = lift_mover(track, roll, crazy_choice, events)
+    return movement.move_camel_unit(track, tiles, ruleset, camel, origin, unit, roll.value, events)
+
+
+def lift_mover(
+    track: Track,
+    roll: DieRoll,
+    crazy_choice: tuple[Camel, str] | None = None,
+    events: list[Event] | None = None,
+) -> tuple[Camel, int, Stack]:
+    """The first half of :func:`reveal`: the camel that ``roll`` moves, and its unit lifted off
+    ``track`` (``movement.lift_unit``), with the space it stood on.
+
+    The camel and the unit do not depend on the number shown, so a caller revealing the three
+    numbers of one die (of one colour, for the grey die) on one track lifts once, then moves a
+    copy of the lifted track with ``movement.move_camel_unit`` for each number, as
+    :func:`reveal` does for one.
+    """
     die = roll.die
     if die is _GREY:
         if crazy_choice is None:
@@ -62,4 +83,5 @@ def reveal(
             events.append(CrazyCamelChosen(camel, clause))
     else:
         camel = die.camel  # type: ignore[assignment]
-    return movement.move_camel_unit(track, tiles, ruleset, camel, roll.value, events)
+    origin, unit = movement.lift_unit(track, camel)
+    return camel, origin, unit
