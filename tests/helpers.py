@@ -214,3 +214,22 @@ def assert_illegal(state: State, action: object, code: str, clause: str) -> Ille
     assert caught.value.clause == clause, caught.value
     assert (state.track, state.tiles, state.players, state.pyramid, state.to_move) == snapshot
     return caught.value
+
+
+# A second-edition setup in wire form (a case's "given"), 3 seats and both crazy camels.
+SETUP_SECOND = {
+    "racing_rolls": [
+        {"die": "blue", "value": 1},
+        {"die": "green", "value": 2},
+        {"die": "red", "value": 3},
+        {"die": "yellow", "value": 1},
+        {"die": "purple", "value": 2},
+    ],
+    "stacking": ["blue", "green", "red", "yellow", "purple"],
+    "start_player": 0,
+    "crazy_rolls": [
+        {"die": "grey", "value": 1, "colour": "crazy-white"},
+        {"die": "grey", "value": 2, "colour": "crazy-black"},
+    ],
+    "first_crazy": "crazy-white",
+}  # track: 1 blue yellow, 2 green purple, 3 red, 15 crazy-black, 16 crazy-white

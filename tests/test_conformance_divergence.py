@@ -32,26 +32,11 @@ from camelup.conformance import (
 from camelup.conformance.mutants import CATALOGUE, applied, lifted
 from camelup.io.codec import action_from_json, setup_from_json, to_json
 from camelup.spec.registry import load_registry
+from helpers import SETUP_SECOND
 
 FAUX = Path(__file__).parent / "faux_adapters"
 PYTHON = shlex.quote(sys.executable)
 
-SETUP = {
-    "racing_rolls": [
-        {"die": "blue", "value": 1},
-        {"die": "green", "value": 2},
-        {"die": "red", "value": 3},
-        {"die": "yellow", "value": 1},
-        {"die": "purple", "value": 2},
-    ],
-    "stacking": ["blue", "green", "red", "yellow", "purple"],
-    "start_player": 0,
-    "crazy_rolls": [
-        {"die": "grey", "value": 1, "colour": "crazy-white"},
-        {"die": "grey", "value": 2, "colour": "crazy-black"},
-    ],
-    "first_crazy": "crazy-white",
-}  # track: 1 blue yellow, 2 green purple, 3 red, 15 crazy-black, 16 crazy-white
 RULESET = {"edition": "second", "players": 3, "modules": [], "variants": []}
 STEPS = [
     {"type": "place_tile", "player": 0, "space": 5, "side": "cheering"},
@@ -65,7 +50,7 @@ SHORT = "tile.land.pay-owner/divergence-one-step"
 
 
 def _legal_after_first_step() -> list[Any]:
-    state = new_game(Ruleset(Edition.SECOND, 3), setup_from_json(SETUP))
+    state = new_game(Ruleset(Edition.SECOND, 3), setup_from_json(SETUP_SECOND))
     state = apply(state, action_from_json(STEPS[0])).state
     return [to_json(a) for a in legal_actions(state)]
 
@@ -77,7 +62,7 @@ def _case(case_id: str, steps: list[dict[str, Any]], expect: list[Any]) -> dict[
         "clauses": ["tile.land.pay-owner", "tile.land.forward"],
         "source": {"kind": "clause", "ref": "tile.land.pay-owner"},
         "ruleset": RULESET,
-        "given": {"setup": SETUP},
+        "given": {"setup": SETUP_SECOND},
         "steps": [{"action": a} for a in steps],
         "expect": expect,
     }

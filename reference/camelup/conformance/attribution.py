@@ -82,7 +82,6 @@ _UNNAMED: tuple[tuple[Tokens, str], ...] = (
 
 # At the given position of a setup: which rule of the setup chapter decides each member.
 _SETUP: dict[str, str] = {
-    "ruleset": "ruleset.editions",
     "ticket_stacks": "setup.leg-ticket-stacks",
     "pyramid": "setup.dice-in-pyramid",
     "revealed": "setup.dice-in-pyramid",

@@ -378,6 +378,19 @@ def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozen
             raise ProtocolViolation(f"/odds/{moment}: missing, as requested")
 
 
+def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str]) -> None:
+    """Raise ProtocolViolation unless ``steps`` has one entry for each of the ``wanted`` steps,
+    each accepted one with its events when the adapter declared ``events``."""
+    if len(steps) != wanted:
+        raise ProtocolViolation(f"/steps has {len(steps)} entries for {wanted} steps")
+    if "events" in capabilities:
+        for number, step in enumerate(steps):
+            if "error" not in step and "events" not in step:
+                raise ProtocolViolation(
+                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
+                )
+
+
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
@@ -387,14 +400,7 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
     if "initial_error" in reply:
         return
     steps = reply["steps"]
-    if len(steps) != len(case.steps):
-        raise ProtocolViolation(f"/steps has {len(steps)} entries for {len(case.steps)} steps")
-    if "events" in capabilities:
-        for number, step in enumerate(steps):
-            if "error" not in step and "events" not in step:
-                raise ProtocolViolation(
-                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
-                )
+    check_steps(steps, len(case.steps), capabilities)
     if STATE_AFTER_REFUSAL in capabilities:
         for number, step in enumerate(steps):
             if "error" in step and "state" not in step:

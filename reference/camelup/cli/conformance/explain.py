@@ -249,26 +249,19 @@ def _error_text(error: Any) -> str:
 
 
 def _check_label(check: Check) -> str:
-    from camelup.conformance.suite import (
-        ErrorCheck,
-        EventsCheck,
-        LegalActionsCheck,
-        OddsCheck,
-        RankingCheck,
-        StateCheck,
-    )
+    from camelup.conformance import suite as kinds
 
-    if isinstance(check, StateCheck):
+    if isinstance(check, kinds.StateCheck):
         return "state " + ", ".join(p or "/" for p in check.values)
-    if isinstance(check, EventsCheck):
+    if isinstance(check, kinds.EventsCheck):
         return f"events ({check.match}, {len(check.events)} expected)"
-    if isinstance(check, ErrorCheck):
+    if isinstance(check, kinds.ErrorCheck):
         return f"error {check.code}"
-    if isinstance(check, OddsCheck):
+    if isinstance(check, kinds.OddsCheck):
         return "odds " + ", ".join(check.odds)
-    if isinstance(check, RankingCheck):
+    if isinstance(check, kinds.RankingCheck):
         return "ranking " + " > ".join(check.ranking)
-    if isinstance(check, LegalActionsCheck):
+    if isinstance(check, kinds.LegalActionsCheck):
         if check.exact:
             return f"legal actions ({len(check.actions)} expected)"
         return f"legal actions ({len(check.actions)} included, {len(check.excluded)} excluded)"
