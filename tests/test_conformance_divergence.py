@@ -307,3 +307,78 @@ def test_the_mutants_still_die_and_name_their_clause() -> None:
 def test_every_clause_the_attribution_names_is_in_the_spec() -> None:
     unknown = attribution.CLAUSES_NAMED - set(load_registry().clause_ids)
     assert not unknown
+
+
+def test_the_differences_are_the_deepest_members_a_stack_and_the_tiles_whole() -> None:
+    want = {
+        "track": {"10": ["orange"], "2": ["blue", "green"]},
+        "players": [{"money": 3}, {"money": 1}],
+        "tiles": [{"space": 4, "owner": 0}],
+    }
+    got = {
+        "track": {"2": ["green", "blue"], "10": [], "17": ["orange"]},
+        "players": [{"money": 3}, {"money": 2}],
+        "tiles": [{"space": 5, "owner": 0}],
+    }
+    found = list(attribution.differences(want, got))
+    assert [tokens for tokens, _, _ in found] == [
+        ("track", "2"),  # the track's spaces in numeric order, each stack one member
+        ("track", "10"),
+        ("track", "17"),  # a member only the adapter has
+        ("players", "1", "money"),
+        ("tiles",),  # a set of tiles: compared whole
+    ]
+    assert found[2][1] is attribution.MISSING and found[2][2] == ["orange"]
+    shallow = attribution.differences(want, got, depth=1)
+    assert [tokens for tokens, _, _ in shallow] == [("track",), ("players",), ("tiles",)]
+
+
+def _attribution(
+    moment: int, events: list[Any], before: Any, want: Any, got: Any
+) -> attribution.Attribution:
+    return attribution.Attribution(
+        moment,
+        events,
+        before,
+        want,
+        got,
+        edition="second",
+        from_setup=True,
+        fallback="turn.one-action",
+    )
+
+
+def test_another_crazy_camel_moved_is_named_after_the_choice_at_any_space() -> None:
+    """The reference chose crazy-white (space 16); the adapter moved crazy-black from 15 to 13,
+    a space no reference event wrote: the choice is at fault, not the move."""
+    events = [
+        {
+            "type": "crazy_camel_chosen",
+            "camel": "crazy-white",
+            "clause": "crazy.select.top-of-other",
+        },
+        {
+            "type": "unit_moved",
+            "unit": ["crazy-white"],
+            "from_space": 16,
+            "to_space": 14,
+            "placement": "top",
+            "clause": "crazy.move.backward",
+        },
+    ]
+    before = {"track": {"13": [], "14": [], "15": ["crazy-black"], "16": ["crazy-white"]}}
+    want = {"track": {"13": [], "14": ["crazy-white"], "15": ["crazy-black"], "16": []}}
+    got = {"track": {"13": ["crazy-black"], "14": [], "15": [], "16": ["crazy-white"]}}
+    named = _attribution(1, events, before, want, got)
+    clauses = [named.clause_of(tokens) for tokens, _, _ in attribution.differences(want, got)]
+    assert [clause for clause, _ in clauses] == ["crazy.select.top-of-other"] * 4
+    assert named.best(clauses) == "crazy.select.top-of-other"
+
+
+def test_a_start_stack_of_crazy_camels_in_another_order_is_the_second_crazy_camels_rule() -> None:
+    want = {"track": {"15": ["crazy-black", "crazy-white"], "1": ["blue", "green"]}}
+    got = {"track": {"15": ["crazy-white", "crazy-black"], "1": ["blue", "green"]}}
+    named = _attribution(0, [], None, want, got)
+    assert named.clause_of(("track", "15")) == ("setup.crazy-second", (0, 0))
+    got["track"]["1"] = ["green", "blue"]
+    assert named.clause_of(("track", "1"))[0] == "setup.stack-order"

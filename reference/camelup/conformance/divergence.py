@@ -10,7 +10,8 @@ sets, in the case's camel order). The first moment where they differ is **the di
 * a state divergence names the deepest differing members (``/track/11``,
   ``/players/1/money``) and, for each, the clause of the reference event of that step that
   produced its value (a unit move for a track space, a payment for a player's money, ...;
-  the case's own clause when no event did);
+  the case's own clause when no event did), as :mod:`camelup.conformance.attribution` finds
+  and names them for the fuzzer too;
 * a step one side refuses and the other accepts is a divergence at that step (when both
   refuse, the error checks compare the codes as before).
 

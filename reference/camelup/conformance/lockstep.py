@@ -7,7 +7,8 @@ judged on: at the given position and after every step, the whole state (canonica
 (``ranking``) and the legal actions (``legal_actions``); at every step whether it was accepted
 or refused, the refusal's code (and clause with ``error_clauses``) and, when declared, its
 events (each reference event on its keys, the clause too with ``event_clauses``). The first
-difference found is the divergence; a state difference lists every differing pointer, in the
+difference found is the divergence; a state difference lists every differing pointer
+(:func:`camelup.conformance.attribution.differences`, at most :data:`DEPTH` levels down), in the
 state's own member order and the track's space order.
 
 **The field** groups divergences: the first differing state pointer with array indices and track
@@ -18,16 +19,18 @@ into the reply: ``/steps/*/events``, ``/ranking/*``, ``/legal_actions/*``, ``/st
 **The clause** is read from the reference's events at the diverging step, never from the
 adapter's, which may have none:
 
-* a state difference is named after the last reference event of the step that wrote the
-  differing member (a camel's move for a track space it left or reached, a tile payment for its
-  owner's money, leg scoring for a player it paid, the start marker's passing for ``/to_move``
-  and ``/start_player``, ...); when the reference chose a crazy camel that the adapter left where
-  it was, the choice's clause (``crazy.select.*``) is named instead; when no event wrote it, the
-  turn order for ``/to_move``, else the clause of the action itself (the adapter changed what the
-  action does not change: a pyramid ticket paid at once, say);
-* a difference at the given position is named after the setup rule of the member: for the
-  track, the stacking order when every space holds the right camels, the crazy camels' spaces
-  when only they are elsewhere, else the racing camels' spaces;
+* a state difference is named as the runner names its first divergence
+  (:class:`camelup.conformance.attribution.Attribution`): after the reference event of the step
+  that wrote the differing member (a camel's move for a track space it left or reached, a tile
+  payment for its owner's money, leg scoring for a player it paid, the start marker's passing
+  for ``/to_move``, ...), refined where the events say more (the choice of crazy camel when the
+  adapter moved another one, a carry, a missed payment, ``money.floor``, a leg ended on one
+  side); the divergence names the earliest such event of any differing member; when no event
+  wrote it, the rule that keeps it (the turn order for ``/to_move``), else the clause of the
+  action itself (the adapter changed what the action does not change: a pyramid ticket paid at
+  once, say); at the given position, the setup rule of the member (for a track space: the
+  stacking order when it holds the right camels, the crazy camels' spaces when only they are
+  elsewhere, else the racing camels' spaces);
 * an events difference is named after the first reference event the adapter reports otherwise;
 * a difference of the adapter's own ranking (capability ``ranking``) after the ranking rule
   that orders the first differing pair (``rank.stack`` on one space, ``rank.space`` across
@@ -35,7 +38,8 @@ adapter's, which may have none:
 * a legal-actions difference after the reference's refusal of the first action the adapter
   wrongly lists, or else the clause of the kind of action it wrongly leaves out;
 * a refusal after the reference's refusal (its clause), an adapter refusing what the reference
-  accepts after its own clause when it names a known one, else the action's clause.
+  accepts after its own clause when it names a known one (with ``error_clauses``), else the
+  clause of the reference's first event of the step, as the runner names it.
 """
 
 from __future__ import annotations
