@@ -68,6 +68,28 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.05)
 
 
+def _sleeping_with_cpu(pid: int) -> tuple[bool, int]:
+    """Whether ``pid`` is asleep (blocked, not runnable), and the CPU ticks it has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return fields[0] == "S", int(fields[11]) + int(fields[12])
+
+
+def wait_until_blocked(pid: int, what: str) -> None:
+    """Wait until ``pid`` sleeps and stays asleep without using CPU for 0.3 s: it has done all
+    it could with the input it had (a runner waiting on a stalled adapter). Under load a
+    process that merely waits for a core is runnable, not asleep, so it is not mistaken."""
+
+    def blocked() -> bool:
+        asleep, ticks = _sleeping_with_cpu(pid)
+        if not asleep:
+            return False
+        time.sleep(0.3)
+        still_asleep, later = _sleeping_with_cpu(pid)
+        return still_asleep and later == ticks
+
+    wait_until(blocked, what)
+
+
 def assert_no_process_left(log: Path) -> None:
     started = [int(pid) for pid in logged(log, "pid")]
     assert started, "the adapter logged no process"
@@ -151,6 +173,9 @@ def _interrupted_run(
         cwd=tmp_path,
     )
     wait_until(lambda: len(logged(log, "served")) >= 2, "two cases answered")
+    # Answered is not yet judged: the signal comes once the runner has read both replies and
+    # waits on the stalled third.
+    wait_until_blocked(process.pid, "the runner to wait on the stalled case")
     process.send_signal(number)
     out, err = process.communicate(timeout=GUARD)
     return process, log, out, err

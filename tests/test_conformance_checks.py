@@ -330,6 +330,23 @@ def test_tap_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     assert block["mismatches"][0]["check"] == 1
 
 
+def test_tap_diagnostics_survive_lines_that_look_like_their_end(
+    mutant_report: RunReport,
+) -> None:
+    # A long diff is clipped, and an adapter's stderr may hold any line: a line beginning with
+    # "..." or "---" must not end the YAML block early for a TAP consumer.
+    failed = next(r for r in mutant_report.results if r.verdict == "failed")
+    long = attrs.evolve(failed.mismatches[0], diff=tuple(f"line {n}" for n in range(60)))
+    stderr = "starting\n...\n--- a separator\nlast words"
+    result = attrs.evolve(failed, mismatches=(long,), stderr=stderr)
+    report = attrs.evolve(mutant_report, results=(result,))
+    [test] = [x for x in TapParser().parse_text(render(report, "tap")) if x.category == "test"]
+    block = test.yaml_block
+    assert block["stderr"] == stderr
+    assert block["mismatches"][0]["diff"].splitlines()[-1].endswith("more lines)")
+    assert block["mismatches"][0]["clause"] == long.clause
+
+
 def test_markdown_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     text = render(mutant_report, "markdown")
     assert f"- **FAIL** `{BOOING}` [`{PAYMENT}`]" in text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from camelup.conformance.compare import NO_VALUE, Mismatch
@@ -68,7 +68,7 @@ def by_area(report: RunReport) -> dict[str, dict[str, int]]:
 def _clip(lines: Iterable[str]) -> list[str]:
     lines = list(lines)
     if len(lines) > MAX_DIFF_LINES:
-        return [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more lines"]
+        return [*lines[:MAX_DIFF_LINES], f"(and {len(lines) - MAX_DIFF_LINES} more lines)"]
     return lines
 
 
@@ -332,6 +332,15 @@ def _yaml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML flow scalar
 
 
+def _yaml_text(key: str, lines: Sequence[str], indent: str) -> list[str]:
+    """``key`` with a multi-line value: a literal block, unless a line of it would begin with
+    ``...`` or ``---``, which TAP consumers (tap.py among them) read as the end of the YAML
+    diagnostics whatever its indentation; then one quoted string, which no line can end."""
+    if any(line.lstrip().startswith(("...", "---")) for line in lines):
+        return [f"{indent}{key}: {_yaml_string(chr(10).join(lines))}"]
+    return [f"{indent}{key}: |", *(f"{indent}  {line}" for line in lines)]
+
+
 def tap(report: RunReport) -> str:
     """TAP 14. A run that could not start or ended early ends with ``Bail out!`` and its
     reason, after the cases that finished and a plan that counts them."""
@@ -367,14 +376,12 @@ def tap(report: RunReport) -> str:
                     lines.append("      divergence: true")
                     lines.append(f"      pointers: {json.dumps(list(mismatch.pointers))}")
                 if mismatch.diff:
-                    lines.append("      diff: |")
-                    lines.extend(f"        {line}" for line in _clip(mismatch.diff))
+                    lines += _yaml_text("diff", _clip(mismatch.diff), "      ")
         if result.diverged_at is not None:
             lines.append(f"  diverged_at: {result.diverged_at}")
             lines.append(f"  not_compared: {len(result.not_compared)}")
         if result.stderr.strip():
-            lines.append("  stderr: |")
-            lines.extend(f"    {line}" for line in result.stderr.splitlines())
+            lines += _yaml_text("stderr", result.stderr.splitlines(), "  ")
         lines.append("  ...")
     lines.append(f"# {report.summary_line()}")
     trouble = [why for why in (report.fatal, ended_early_line(report)) if why]
