@@ -14,6 +14,7 @@ assembled directly through the ``State`` constructor.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -216,15 +217,14 @@ def assert_illegal(state: State, action: object, code: str, clause: str) -> Ille
     return caught.value
 
 
+def wire_rolls(text: str) -> list[dict[str, Any]]:
+    """``"blue 1, green 2"`` as the rolls of a setup in wire form."""
+    return [{"die": d, "value": int(v)} for d, v in (roll.split() for roll in text.split(", "))]
+
+
 # A second-edition setup in wire form (a case's "given"), 3 seats and both crazy camels.
-SETUP_SECOND = {
-    "racing_rolls": [
-        {"die": "blue", "value": 1},
-        {"die": "green", "value": 2},
-        {"die": "red", "value": 3},
-        {"die": "yellow", "value": 1},
-        {"die": "purple", "value": 2},
-    ],
+SETUP_SECOND: dict[str, Any] = {
+    "racing_rolls": wire_rolls("blue 1, green 2, red 3, yellow 1, purple 2"),
     "stacking": ["blue", "green", "red", "yellow", "purple"],
     "start_player": 0,
     "crazy_rolls": [

@@ -25,19 +25,13 @@ from camelup.conformance import InProcessReference, SubprocessAdapter, load_suit
 from camelup.conformance.compare import normalise, same
 from camelup.conformance.expectations import ExpectationsError, load_expectations
 from camelup.io.codec import setup_from_json, to_json
-from helpers import SETUP_SECOND
+from helpers import SETUP_SECOND, wire_rolls
 
 FAUX = Path(__file__).parent / "faux_adapters"
 PYTHON = shlex.quote(sys.executable)
 
 SETUP_FIRST = {
-    "racing_rolls": [
-        {"die": "blue", "value": 1},
-        {"die": "green", "value": 1},
-        {"die": "orange", "value": 2},
-        {"die": "yellow", "value": 3},
-        {"die": "white", "value": 2},
-    ],
+    "racing_rolls": wire_rolls("blue 1, green 1, orange 2, yellow 3, white 2"),
     "stacking": ["blue", "green", "orange", "yellow", "white"],
     "start_player": 0,
     "crazy_rolls": [],
