@@ -42,12 +42,14 @@ from camelup.conformance.attribution import (
     refusal_clause,
 )
 from camelup.conformance.compare import (
-    RACING_ORDER,
     SOLVER,
     Mismatch,
     applicable,
+    camel_order,
     compact,
     describe_action,
+    error_message,
+    error_text,
     normalise,
 )
 from camelup.conformance.suite import Case
@@ -79,13 +81,13 @@ class FirstDivergence:
         if self.refused == "adapter":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter refused it"
-                f" ({_error_text(self.error)}); the reference accepts it"
+                f" ({error_text(self.error)}); the reference accepts it"
             )
-            diff = _message(self.error)
+            diff = error_message(self.error)
         elif self.refused == "reference":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter accepted it;"
-                f" the reference refuses it with {_error_text(self.error)}"
+                f" the reference refuses it with {error_text(self.error)}"
             )
             diff = ()
         else:
@@ -205,7 +207,7 @@ def first_divergence(
     given position."""
     if "initial_error" in reply or "initial_error" in reference or "steps" not in reference:
         return None
-    order = _order(case)
+    order = camel_order(case)
     mine, theirs = positions(reply), positions(reference)
     for moment, (got, want) in enumerate(zip(mine, theirs, strict=False)):
         got_state, got_error = got
@@ -363,25 +365,9 @@ def after_divergence(moment: int) -> str:
     return "after divergence at " + ("the given position" if moment == 0 else f"step {moment}")
 
 
-def _order(case: Case) -> tuple[str, ...]:
-    return RACING_ORDER.get(case.edition, ())
-
-
 def _moment(case: Case, moment: int, after: bool) -> str:
     """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
     if moment == 0:
         return "given position"
     action = describe_action(case.steps[moment - 1].get("action"))
     return f"{'after step' if after else 'step'} {moment} ({action})"
-
-
-def _error_text(error: Mapping[str, Any] | None) -> str:
-    if not isinstance(error, dict):
-        return compact(error)
-    clause = error.get("clause")
-    return f"{error.get('code')}" + (f" [{clause}]" if clause else "")
-
-
-def _message(error: Mapping[str, Any] | None) -> tuple[str, ...]:
-    message = error.get("message") if isinstance(error, dict) else None
-    return (f"message:  {message}",) if isinstance(message, str) and message else ()

@@ -50,7 +50,14 @@ from typing import Any
 import attrs
 
 from camelup.conformance.attribution import Attribution, differences, refusal_clause
-from camelup.conformance.compare import RACING_ORDER, compact, describe_action, normalise, same
+from camelup.conformance.compare import (
+    RACING_ORDER,
+    compact,
+    describe_action,
+    error_text,
+    normalise,
+    same,
+)
 from camelup.io.jsonio import pointer
 
 ACTION_CLAUSES = {  # the x-clause of each action in action.schema.json
@@ -128,15 +135,15 @@ def first_divergence(
         if "error" in our_step:
             error = our_step["error"]
             if "error" not in their_step:
-                summary = f"{where} was accepted; the reference refuses it: {_error_text(error)}"
+                summary = f"{where} was accepted; the reference refuses it: {error_text(error)}"
                 return Divergence(
                     number, "accepted", "/steps/*/error", error["clause"], (), summary, body
                 )
             mine = _error_view(error, with_error_clauses)
             if not same(mine, _error_view(their_step["error"], with_error_clauses)):
                 summary = (
-                    f"{where} was refused for another reason: expected {_error_text(mine)},"
-                    f" actual {_error_text(their_step['error'])}"
+                    f"{where} was refused for another reason: expected {error_text(mine)},"
+                    f" actual {error_text(their_step['error'])}"
                 )
                 return Divergence(
                     number, "error", "/steps/*/error", error["clause"], (), summary, body
@@ -148,7 +155,7 @@ def first_divergence(
             cited = refusal.get("clause")
             known = with_error_clauses and isinstance(cited, str) and known_clause(cited)
             clause = refusal_clause(cited, known, events, _fallback(action))
-            summary = f"{where} was refused: {_error_text(refusal)}; the reference accepts it"
+            summary = f"{where} was refused: {error_text(refusal)}; the reference accepts it"
             return Divergence(number, "rejected", "/steps/*/error", clause, (), summary, body)
         before = ours
         ours, theirs = our_step["state"], their_step["state"]
@@ -176,17 +183,17 @@ def _initial(
         if same(mine, _error_view(theirs, with_clauses)):
             return None
         summary = (
-            f"the given position was refused for another reason: expected {_error_text(mine)},"
-            f" actual {_error_text(theirs)}"
+            f"the given position was refused for another reason: expected {error_text(mine)},"
+            f" actual {error_text(theirs)}"
         )
         return Divergence(0, "error", "/initial_error", ours["clause"], (), summary, body)
     if ours is not None:
-        summary = f"the given position was accepted; the reference refuses it: {_error_text(ours)}"
+        summary = f"the given position was accepted; the reference refuses it: {error_text(ours)}"
         return Divergence(0, "accepted", "/initial_error", ours["clause"], (), summary, body)
     clause = theirs.get("clause") if with_clauses else None
     if not (isinstance(clause, str) and known(clause)):
         clause = "setup.racing-camels"
-    summary = f"the given position was refused: {_error_text(theirs)}"
+    summary = f"the given position was refused: {error_text(theirs)}"
     return Divergence(0, "refused", "/initial_error", clause, (), summary, body)
 
 
@@ -364,11 +371,6 @@ def _refusal_clause(reference: Mapping[str, Any], moment: int, action: Mapping[s
 
 def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
     return {"code": error.get("code")} | ({"clause": error.get("clause")} if with_clause else {})
-
-
-def _error_text(error: Mapping[str, Any]) -> str:
-    clause = error.get("clause")
-    return f"{error.get('code')}" + (f" [{clause}]" if clause else "")
 
 
 __all__ = ["Divergence", "first_divergence", "pattern"]
