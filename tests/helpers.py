@@ -14,6 +14,7 @@ assembled directly through the ``State`` constructor.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -214,3 +215,21 @@ def assert_illegal(state: State, action: object, code: str, clause: str) -> Ille
     assert caught.value.clause == clause, caught.value
     assert (state.track, state.tiles, state.players, state.pyramid, state.to_move) == snapshot
     return caught.value
+
+
+def wire_rolls(text: str) -> list[dict[str, Any]]:
+    """``"blue 1, green 2"`` as the rolls of a setup in wire form."""
+    return [{"die": d, "value": int(v)} for d, v in (roll.split() for roll in text.split(", "))]
+
+
+# A second-edition setup in wire form (a case's "given"), 3 seats and both crazy camels.
+SETUP_SECOND: dict[str, Any] = {
+    "racing_rolls": wire_rolls("blue 1, green 2, red 3, yellow 1, purple 2"),
+    "stacking": ["blue", "green", "red", "yellow", "purple"],
+    "start_player": 0,
+    "crazy_rolls": [
+        {"die": "grey", "value": 1, "colour": "crazy-white"},
+        {"die": "grey", "value": 2, "colour": "crazy-black"},
+    ],
+    "first_crazy": "crazy-white",
+}  # track: 1 blue yellow, 2 green purple, 3 red, 15 crazy-black, 16 crazy-white

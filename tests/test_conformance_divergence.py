@@ -23,6 +23,7 @@ from camelup.cli import main
 from camelup.conformance import (
     InProcessReference,
     SubprocessAdapter,
+    attribution,
     divergence,
     load_suite,
     render,
@@ -31,26 +32,11 @@ from camelup.conformance import (
 from camelup.conformance.mutants import CATALOGUE, applied, lifted
 from camelup.io.codec import action_from_json, setup_from_json, to_json
 from camelup.spec.registry import load_registry
+from helpers import SETUP_SECOND
 
 FAUX = Path(__file__).parent / "faux_adapters"
 PYTHON = shlex.quote(sys.executable)
 
-SETUP = {
-    "racing_rolls": [
-        {"die": "blue", "value": 1},
-        {"die": "green", "value": 2},
-        {"die": "red", "value": 3},
-        {"die": "yellow", "value": 1},
-        {"die": "purple", "value": 2},
-    ],
-    "stacking": ["blue", "green", "red", "yellow", "purple"],
-    "start_player": 0,
-    "crazy_rolls": [
-        {"die": "grey", "value": 1, "colour": "crazy-white"},
-        {"die": "grey", "value": 2, "colour": "crazy-black"},
-    ],
-    "first_crazy": "crazy-white",
-}  # track: 1 blue yellow, 2 green purple, 3 red, 15 crazy-black, 16 crazy-white
 RULESET = {"edition": "second", "players": 3, "modules": [], "variants": []}
 STEPS = [
     {"type": "place_tile", "player": 0, "space": 5, "side": "cheering"},
@@ -64,7 +50,7 @@ SHORT = "tile.land.pay-owner/divergence-one-step"
 
 
 def _legal_after_first_step() -> list[Any]:
-    state = new_game(Ruleset(Edition.SECOND, 3), setup_from_json(SETUP))
+    state = new_game(Ruleset(Edition.SECOND, 3), setup_from_json(SETUP_SECOND))
     state = apply(state, action_from_json(STEPS[0])).state
     return [to_json(a) for a in legal_actions(state)]
 
@@ -76,7 +62,7 @@ def _case(case_id: str, steps: list[dict[str, Any]], expect: list[Any]) -> dict[
         "clauses": ["tile.land.pay-owner", "tile.land.forward"],
         "source": {"kind": "clause", "ref": "tile.land.pay-owner"},
         "ruleset": RULESET,
-        "given": {"setup": SETUP},
+        "given": {"setup": SETUP_SECOND},
         "steps": [{"action": a} for a in steps],
         "expect": expect,
     }
@@ -319,5 +305,80 @@ def test_the_mutants_still_die_and_name_their_clause() -> None:
 
 
 def test_every_clause_the_attribution_names_is_in_the_spec() -> None:
-    unknown = divergence.CLAUSES_NAMED - set(load_registry().clause_ids)
+    unknown = attribution.CLAUSES_NAMED - set(load_registry().clause_ids)
     assert not unknown
+
+
+def test_the_differences_are_the_deepest_members_a_stack_and_the_tiles_whole() -> None:
+    want = {
+        "track": {"10": ["orange"], "2": ["blue", "green"]},
+        "players": [{"money": 3}, {"money": 1}],
+        "tiles": [{"space": 4, "owner": 0}],
+    }
+    got = {
+        "track": {"2": ["green", "blue"], "10": [], "17": ["orange"]},
+        "players": [{"money": 3}, {"money": 2}],
+        "tiles": [{"space": 5, "owner": 0}],
+    }
+    found = list(attribution.differences(want, got))
+    assert [tokens for tokens, _, _ in found] == [
+        ("track", "2"),  # the track's spaces in numeric order, each stack one member
+        ("track", "10"),
+        ("track", "17"),  # a member only the adapter has
+        ("players", "1", "money"),
+        ("tiles",),  # a set of tiles: compared whole
+    ]
+    assert found[2][1] is attribution.MISSING and found[2][2] == ["orange"]
+    shallow = attribution.differences(want, got, depth=1)
+    assert [tokens for tokens, _, _ in shallow] == [("track",), ("players",), ("tiles",)]
+
+
+def _attribution(
+    moment: int, events: list[Any], before: Any, want: Any, got: Any
+) -> attribution.Attribution:
+    return attribution.Attribution(
+        moment,
+        events,
+        before,
+        want,
+        got,
+        edition="second",
+        from_setup=True,
+        fallback="turn.one-action",
+    )
+
+
+def test_another_crazy_camel_moved_is_named_after_the_choice_at_any_space() -> None:
+    """The reference chose crazy-white (space 16); the adapter moved crazy-black from 15 to 13,
+    a space no reference event wrote: the choice is at fault, not the move."""
+    events = [
+        {
+            "type": "crazy_camel_chosen",
+            "camel": "crazy-white",
+            "clause": "crazy.select.top-of-other",
+        },
+        {
+            "type": "unit_moved",
+            "unit": ["crazy-white"],
+            "from_space": 16,
+            "to_space": 14,
+            "placement": "top",
+            "clause": "crazy.move.backward",
+        },
+    ]
+    before = {"track": {"13": [], "14": [], "15": ["crazy-black"], "16": ["crazy-white"]}}
+    want = {"track": {"13": [], "14": ["crazy-white"], "15": ["crazy-black"], "16": []}}
+    got = {"track": {"13": ["crazy-black"], "14": [], "15": [], "16": ["crazy-white"]}}
+    named = _attribution(1, events, before, want, got)
+    clauses = [named.clause_of(tokens) for tokens, _, _ in attribution.differences(want, got)]
+    assert [clause for clause, _ in clauses] == ["crazy.select.top-of-other"] * 4
+    assert named.best(clauses) == "crazy.select.top-of-other"
+
+
+def test_a_start_stack_of_crazy_camels_in_another_order_is_the_second_crazy_camels_rule() -> None:
+    want = {"track": {"15": ["crazy-black", "crazy-white"], "1": ["blue", "green"]}}
+    got = {"track": {"15": ["crazy-white", "crazy-black"], "1": ["blue", "green"]}}
+    named = _attribution(0, [], None, want, got)
+    assert named.clause_of(("track", "15")) == ("setup.crazy-second", (0, 0))
+    got["track"]["1"] = ["green", "blue"]
+    assert named.clause_of(("track", "1"))[0] == "setup.stack-order"

@@ -25,34 +25,13 @@ from camelup.conformance import InProcessReference, SubprocessAdapter, load_suit
 from camelup.conformance.compare import normalise, same
 from camelup.conformance.expectations import ExpectationsError, load_expectations
 from camelup.io.codec import setup_from_json, to_json
+from helpers import SETUP_SECOND, wire_rolls
 
 FAUX = Path(__file__).parent / "faux_adapters"
 PYTHON = shlex.quote(sys.executable)
 
-SETUP_SECOND = {
-    "racing_rolls": [
-        {"die": "blue", "value": 1},
-        {"die": "green", "value": 2},
-        {"die": "red", "value": 3},
-        {"die": "yellow", "value": 1},
-        {"die": "purple", "value": 2},
-    ],
-    "stacking": ["blue", "green", "red", "yellow", "purple"],
-    "start_player": 0,
-    "crazy_rolls": [
-        {"die": "grey", "value": 1, "colour": "crazy-white"},
-        {"die": "grey", "value": 2, "colour": "crazy-black"},
-    ],
-    "first_crazy": "crazy-white",
-}  # track: 1 blue yellow, 2 green purple, 3 red, 15 crazy-black, 16 crazy-white
 SETUP_FIRST = {
-    "racing_rolls": [
-        {"die": "blue", "value": 1},
-        {"die": "green", "value": 1},
-        {"die": "orange", "value": 2},
-        {"die": "yellow", "value": 3},
-        {"die": "white", "value": 2},
-    ],
+    "racing_rolls": wire_rolls("blue 1, green 1, orange 2, yellow 3, white 2"),
     "stacking": ["blue", "green", "orange", "yellow", "white"],
     "start_player": 0,
     "crazy_rolls": [],

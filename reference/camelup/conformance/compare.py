@@ -101,7 +101,8 @@ def pretty(value: Any) -> str:
     return json.dumps(in_reading_order(value), indent=2, ensure_ascii=False)
 
 
-def _order(case: Case) -> tuple[str, ...]:
+def camel_order(case: Case) -> tuple[str, ...]:
+    """The racing camels of the case's edition in the suite's order (how sets are sorted)."""
     return RACING_ORDER.get(case.edition, ())
 
 
@@ -378,6 +379,19 @@ def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozen
             raise ProtocolViolation(f"/odds/{moment}: missing, as requested")
 
 
+def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str]) -> None:
+    """Raise ProtocolViolation unless ``steps`` has one entry for each of the ``wanted`` steps,
+    each accepted one with its events when the adapter declared ``events``."""
+    if len(steps) != wanted:
+        raise ProtocolViolation(f"/steps has {len(steps)} entries for {wanted} steps")
+    if "events" in capabilities:
+        for number, step in enumerate(steps):
+            if "error" not in step and "events" not in step:
+                raise ProtocolViolation(
+                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
+                )
+
+
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
@@ -387,14 +401,7 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
     if "initial_error" in reply:
         return
     steps = reply["steps"]
-    if len(steps) != len(case.steps):
-        raise ProtocolViolation(f"/steps has {len(steps)} entries for {len(case.steps)} steps")
-    if "events" in capabilities:
-        for number, step in enumerate(steps):
-            if "error" not in step and "events" not in step:
-                raise ProtocolViolation(
-                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
-                )
+    check_steps(steps, len(case.steps), capabilities)
     if STATE_AFTER_REFUSAL in capabilities:
         for number, step in enumerate(steps):
             if "error" in step and "state" not in step:
@@ -422,7 +429,7 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
     not a result for ``case`` (:func:`check_shape`).
     """
     check_shape(case, reply, capabilities)
-    order = _order(case)
+    order = camel_order(case)
     checks = [c for c in case.checks if applicable(c, capabilities)]
     odds = [c for c in checks if isinstance(c, OddsCheck)]
     partial = "partial_odds" in capabilities
@@ -435,8 +442,8 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
         refused = reply["initial_error"]
         expected = [c for c in checks if isinstance(c, ErrorCheck) and c.after == 0]
         if not expected:
-            summary = f"the given position was refused: {_error_text(refused)}"
-            return [Mismatch(0, case.primary_clause, summary, _message(refused), None)]
+            summary = f"the given position was refused: {error_text(refused)}"
+            return [Mismatch(0, case.primary_clause, summary, error_message(refused), None)]
         return [
             m
             for c in expected
@@ -459,8 +466,8 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
                 Mismatch(
                     moment,
                     case.primary_clause,
-                    f"step {moment} ({action}) was rejected: {_error_text(errors[moment])}",
-                    _message(errors[moment]),
+                    f"step {moment} ({action}) was rejected: {error_text(errors[moment])}",
+                    error_message(errors[moment]),
                 )
             )
     for check in checks:
@@ -502,13 +509,14 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
     return mismatches
 
 
-def _message(error: Any) -> tuple[str, ...]:
+def error_message(error: Any) -> tuple[str, ...]:
     """The adapter's optional explanation of a rejection, as a diff line."""
     message = error.get("message") if isinstance(error, dict) else None
     return (f"message:  {message}",) if isinstance(message, str) and message else ()
 
 
-def _error_text(error: Any) -> str:
+def error_text(error: Any) -> str:
+    """A refusal as ``code [clause]`` (anything else as compact JSON)."""
     if not isinstance(error, dict):
         return compact(error)
     clause = error.get("clause")
@@ -559,7 +567,7 @@ def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -
     if check.after >= 1:
         where += f" ({describe_action(case.steps[check.after - 1].get('action'))})"
     if got is None:
-        summary = f"{where} was accepted; expected it to be refused with {_error_text(expected)}"
+        summary = f"{where} was accepted; expected it to be refused with {error_text(expected)}"
         return Mismatch(check.after, clause, summary, (), check.index, None, expected, None)
     actual = {"code": got.get("code")} | (
         {"clause": got.get("clause")} if "clause" in expected else {}
@@ -570,7 +578,7 @@ def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -
         check.after,
         clause,
         f"{where} was refused for another reason",
-        (f"expected: {_error_text(expected)}", f"actual:   {_error_text(got)}", *_message(got)),
+        (f"expected: {error_text(expected)}", f"actual:   {error_text(got)}", *error_message(got)),
         check.index,
         None,
         expected,

@@ -10,7 +10,8 @@ sets, in the case's camel order). The first moment where they differ is **the di
 * a state divergence names the deepest differing members (``/track/11``,
   ``/players/1/money``) and, for each, the clause of the reference event of that step that
   produced its value (a unit move for a track space, a payment for a player's money, ...;
-  the case's own clause when no event did);
+  the case's own clause when no event did), as :mod:`camelup.conformance.attribution` finds
+  and names them for the fuzzer too;
 * a step one side refuses and the other accepts is a divergence at that step (when both
   refuse, the error checks compare the codes as before).
 
@@ -34,15 +35,22 @@ from typing import Any
 
 import attrs
 
+from camelup.conformance.attribution import (
+    MISSING,
+    Attribution,
+    differences,
+    refusal_clause,
+)
 from camelup.conformance.compare import (
-    RACING_ORDER,
     SOLVER,
     Mismatch,
     applicable,
+    camel_order,
     compact,
     describe_action,
+    error_message,
+    error_text,
     normalise,
-    same,
 )
 from camelup.conformance.suite import Case
 from camelup.io.jsonio import pointer
@@ -50,9 +58,6 @@ from camelup.io.jsonio import pointer
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
 MAX_POINTERS_SHOWN = 10
 CACHE_SIZE = 4096
-
-_MISSING = object()
-Tokens = tuple[str, ...]
 
 
 @attrs.frozen
@@ -66,7 +71,7 @@ class FirstDivergence:
     pointers: tuple[str, ...] = ()
     clauses: tuple[str, ...] = ()  # one per pointer
     expected: tuple[Any, ...] = ()  # the reference's value at each pointer
-    actual: tuple[Any, ...] = ()  # the adapter's (a member one side lacks is _MISSING there)
+    actual: tuple[Any, ...] = ()  # the adapter's (a member one side lacks is MISSING there)
     refused: str | None = None  # "adapter" or "reference": who refused the step alone
     error: Mapping[str, Any] | None = None  # that refusal's error
 
@@ -76,13 +81,13 @@ class FirstDivergence:
         if self.refused == "adapter":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter refused it"
-                f" ({_error_text(self.error)}); the reference accepts it"
+                f" ({error_text(self.error)}); the reference accepts it"
             )
-            diff = _message(self.error)
+            diff = error_message(self.error)
         elif self.refused == "reference":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter accepted it;"
-                f" the reference refuses it with {_error_text(self.error)}"
+                f" the reference refuses it with {error_text(self.error)}"
             )
             diff = ()
         else:
@@ -124,14 +129,14 @@ class FirstDivergence:
 
 def _present(pointers: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
     """Each pointer with its value, where that side has one."""
-    return {p: v for p, v in zip(pointers, values, strict=True) if v is not _MISSING}
+    return {p: v for p, v in zip(pointers, values, strict=True) if v is not MISSING}
 
 
 def _value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
     """Two lines for one member, whatever its size (a member one side lacks is "(missing)"),
     so that a divergence's block stays short."""
-    left = "(missing)" if expected is _MISSING else compact(expected)
-    right = "(missing)" if actual is _MISSING else compact(actual)
+    left = "(missing)" if expected is MISSING else compact(expected)
+    right = "(missing)" if actual is MISSING else compact(actual)
     return (f"expected: {left}", f"actual:   {right}")
 
 
@@ -202,7 +207,7 @@ def first_divergence(
     given position."""
     if "initial_error" in reply or "initial_error" in reference or "steps" not in reference:
         return None
-    order = _order(case)
+    order = camel_order(case)
     mine, theirs = positions(reply), positions(reference)
     for moment, (got, want) in enumerate(zip(mine, theirs, strict=False)):
         got_state, got_error = got
@@ -220,23 +225,29 @@ def first_divergence(
             continue  # the common case, decided without normalising (a state has no booleans)
         want_norm = normalise(want_state, (), order)
         got_norm = normalise(got_state, (), order)
-        differences = list(_differences(want_norm, got_norm, ()))
-        if not differences:
+        found = list(differences(want_norm, got_norm))
+        if not found:
             continue
         before = theirs[moment - 1][0] if moment else None
         events = reference["steps"][moment - 1].get("events", []) if moment else []
-        attribution = _Attribution(case, moment, events, before, want_norm, got_norm)
-        named = [attribution.clause_of(t) for t, _, _ in differences]
-        clauses = [clause for clause, _ in named]
-        ranks = [rank for _, rank in named]
-        best = min(range(len(ranks)), key=lambda i: ranks[i])
+        attribution = Attribution(
+            moment,
+            events,
+            before,
+            want_norm,
+            got_norm,
+            edition=case.edition,
+            from_setup="setup" in case.given,
+            fallback=case.primary_clause,
+        )
+        named = [attribution.clause_of(t) for t, _, _ in found]
         return FirstDivergence(
             moment,
-            clauses[best],
-            tuple(pointer(*t) for t, _, _ in differences),
-            tuple(clauses),
-            tuple(w for _, w, _ in differences),
-            tuple(g for _, _, g in differences),
+            attribution.best(named),
+            tuple(pointer(*t) for t, _, _ in found),
+            tuple(clause for clause, _ in named),
+            tuple(w for _, w, _ in found),
+            tuple(g for _, _, g in found),
         )
     return None
 
@@ -252,368 +263,10 @@ def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
     return found
 
 
-def _differences(want: Any, got: Any, tokens: Tokens) -> Iterator[tuple[Tokens, Any, Any]]:
-    """The deepest members where two normalised values differ: into objects key by key, into
-    arrays of the same length item by item; a member on one side only is a difference."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        for key, member in want.items():
-            if key not in got:
-                yield (*tokens, key), member, _MISSING
-            else:
-                yield from _differences(member, got[key], (*tokens, key))
-        for key, member in got.items():
-            if key not in want:
-                yield (*tokens, key), _MISSING, member
-    elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-        for index, (left, right) in enumerate(zip(want, got, strict=True)):
-            yield from _differences(left, right, (*tokens, str(index)))
-    elif not same(want, got):
-        yield tokens, want, got
-
-
-# --------------------------------------------------------------------- which clause produced it
-
-
-# Members no event of a step names, and the rule that sets (or keeps) them.
-_UNNAMED: tuple[tuple[Tokens, str], ...] = (
-    (("to_move",), "turn.order"),
-    (("players", "*", "finish_cards"), "bet.finish.permanent"),
-    (("tiles",), "tile.stays"),
-)
-
-# At the given position of a setup: which rule of the setup chapter decides each member.
-_SETUP: dict[str, str] = {
-    "ticket_stacks": "setup.leg-ticket-stacks",
-    "pyramid": "setup.dice-in-pyramid",
-    "revealed": "setup.dice-in-pyramid",
-    "start_player": "setup.start-player",
-    "to_move": "setup.start-player",
-}
-_SETUP_SEAT: dict[str, str] = {
-    "money": "setup.money",
-    "finish_cards": "setup.player-kit",
-    "leg_tickets": "setup.player-kit",
-    "pyramid_tickets": "setup.pyramid-tickets",
-    "partner": "setup.partnership-cards",
-}
-CLAUSES_NAMED = frozenset(
-    {
-        *(clause for _, clause in _UNNAMED),
-        *_SETUP.values(),
-        *_SETUP_SEAT.values(),
-        "setup.racing-camels",
-        "setup.stack-order",
-        "setup.crazy-space",
-        "setup.crazy-second",
-        "partner.reset",
-        "bet.finish.pile-order",
-        "move.stack.carry",
-        "move.unit.lands-on-top",
-        "crazy.carry",
-        "leg.end.first",
-        "leg.end.second",
-        "end.final-leg-scoring",
-        "leg.number",
-        "money.floor",
-    }
-)  # every clause this module may name by itself (tests check each is in the spec)
-
-
-def _touches(event: Mapping[str, Any]) -> list[tuple[Tokens, str | None]]:
-    """The members of a state an event sets (``*``: any seat), each with the clause to name
-    when it differs (None: the event's own)."""
-    kind = event.get("type")
-    seat = str(event.get("player", event.get("owner", "")))
-    if kind in ("unit_moved", "whirlwind_step"):
-        return [
-            (("track", str(event.get("from_space"))), None),
-            (("track", str(event.get("to_space"))), None),
-        ]
-    if kind == "leg_ticket_taken":
-        camel = event.get("ticket", {}).get("camel")
-        return [(("players", seat, "leg_tickets"), None), (("ticket_stacks", str(camel)), None)]
-    if kind == "pyramid_ticket_taken":
-        return [(("players", seat, "pyramid_tickets"), None)]
-    if kind == "die_revealed":
-        return [(("revealed",), None), (("pyramid",), None)]
-    if kind == "tile_placed":
-        return [(("tiles",), None)]
-    if kind in ("tile_paid", "finish_card_scored"):
-        return [(("players", seat, "money"), None)]
-    if kind == "finish_card_placed":
-        return [
-            (("players", seat, "finish_cards"), None),
-            ((f"{event.get('pile')}_pile",), None),
-        ]
-    if kind == "partnership_formed":
-        partner = str(event.get("partner"))
-        return [(("players", seat, "partner"), None), (("players", partner, "partner"), None)]
-    if kind == "leg_scored":
-        scores = event.get("scores", [])
-        return [(("players", str(s.get("player")), "money"), None) for s in scores]
-    if kind == "start_player_passed":
-        return [(("start_player",), None), (("to_move",), None)]
-    if kind == "leg_started":
-        return [
-            (("leg",), None),
-            (("pyramid",), None),
-            (("revealed",), None),
-            (("ticket_stacks",), None),
-            (("tiles",), None),
-            (("players", "*", "leg_tickets"), None),
-            (("players", "*", "pyramid_tickets"), None),
-            (("players", "*", "partner"), "partner.reset"),
-        ]
-    if kind in ("race_ended", "game_ended"):
-        return [(("result",), None)]
-    return []
-
-
-def _related(tokens: Tokens, member: Tokens) -> bool:
-    """Whether ``tokens`` lies within ``member`` or holds it (``*`` matches any token)."""
-    return all(m in ("*", t) for t, m in zip(tokens, member, strict=False))
-
-
-def _contribution(event: Mapping[str, Any], seat: str) -> int | None:
-    """What ``event`` paid the seat (None: it is no payment to that seat)."""
-    kind = event.get("type")
-    if kind in ("tile_paid", "finish_card_scored") and str(event.get("owner")) == seat:
-        amount = event.get("paid", event.get("amount"))
-        return amount if isinstance(amount, int) else None
-    if kind == "leg_scored":
-        for score in event.get("scores", []):
-            if str(score.get("player")) == seat and isinstance(score.get("paid"), int):
-                return int(score["paid"])
-    return None
-
-
-Rank = tuple[int, int]  # (the event's place in the step, 0 for what decides a unit, 1 else)
-
-
-class _Attribution:
-    """The clause behind each differing member of one moment, and a rank: the divergence as
-    a whole names the clause of the earliest event behind any of its members."""
-
-    def __init__(
-        self,
-        case: Case,
-        moment: int,
-        events: Sequence[Any],
-        before: Any,
-        want: Any,
-        got: Any,
-    ) -> None:
-        self.case = case
-        self.moment = moment
-        self.events = [e for e in events if isinstance(e, dict)]
-        self.before: Any = normalise(before, (), _order(case)) if before is not None else None
-        self.want = want
-        self.got = got
-        self.late: Rank = (len(self.events) + 1, 0)  # a clause no event of the step names
-        moves = [
-            i
-            for i, e in enumerate(self.events)
-            if e.get("type") in ("unit_moved", "whirlwind_step")
-        ]
-        self.die_move = moves[0] if moves else None  # the move the die made, before any tile's
-        self.leg_end = self._leg_end_missed()
-
-    def clause_of(self, tokens: Tokens) -> tuple[str, Rank]:
-        if self.moment == 0:
-            return self._setup_clause(tokens), (0, 0)
-        if tokens == ("leg",) and self.leg_end is not None:
-            return self.leg_end, (-1, 0)  # one side ended the leg, the other did not
-        if tokens == ("leg",):
-            return "leg.number", self.late  # both ended it: the count is wrong
-        touching = [
-            (index, clause)
-            for index, event in enumerate(self.events)
-            for member, clause in _touches(event)
-            if _related(tokens, member)
-        ]
-        if tokens[:1] == ("track",) and len(tokens) >= 2:
-            return self._track_clause(tokens[1], touching)
-        if tokens[:1] in (("winner_pile",), ("loser_pile",)) and _same_items(
-            self.want.get(tokens[0]), self.got.get(tokens[0])
-        ):
-            return "bet.finish.pile-order", (touching[-1][0] if touching else self.late[0], 1)
-        if len(tokens) >= 3 and tokens[0] == "players" and tokens[2] == "money" and touching:
-            index = self._payment(tokens[1], [i for i, _ in touching])
-            if self._unfloored(tokens[1], index):
-                return self._named(index, "money.floor")
-            return self._named(index, dict(touching)[index])
-        kinds = [e.get("type") for e in self.events]
-        if (
-            "leg_scored" in kinds
-            and "leg_started" not in kinds
-            and tokens[2:3] in (("leg_tickets",), ("pyramid_tickets",))
-        ):
-            # The race ended: the last leg is scored on the tickets held, and never cleaned up.
-            return self._named(kinds.index("leg_scored"), None)
-        if touching:
-            return self._named(*touching[-1])  # the last event to set it decided its value
-        for member, clause in _UNNAMED:
-            if _related(tokens, member) and len(tokens) >= len(member):
-                return clause, self.late
-        if tokens[:1] == ("players",) and len(tokens) >= 2:
-            acting = [i for i, e in enumerate(self.events) if str(e.get("player", "")) == tokens[1]]
-            if acting:  # a guess: the seat's own action of the step, after any event's rank
-                return self._named(acting[0], None)[0], self.late
-        return self.case.primary_clause, self.late
-
-    def _named(
-        self, index: int, clause: str | None, decides_unit: bool = False
-    ) -> tuple[str, Rank]:
-        event = self.events[index]
-        named = clause or event.get("clause")
-        if not isinstance(named, str) or not named:
-            return self.case.primary_clause, self.late
-        if (
-            named == "leg.score.net"
-            and clause is None
-            and any(e.get("type") == "race_ended" for e in self.events[:index])
-        ):
-            named = "end.final-leg-scoring"  # the leg the race ended in is scored too
-        return named, (index, 0 if decides_unit else 1)
-
-    def _track_clause(self, space: str, touching: list[tuple[int, str | None]]) -> tuple[str, Rank]:
-        die = self.die_move
-        if die is None:
-            return self.case.primary_clause, self.late
-        move = self.events[die]
-        crazy = any(str(c).startswith("crazy-") for c in move.get("unit", [])[:1])
-        if not touching:
-            # The adapter put a camel where the reference moved none: the die's move went wrong.
-            return self._named(die, None)
-        last = touching[-1][0]
-        if last == die and str(move.get("from_space")) == space:
-            return self._origin_clause(die, space, crazy)
-        if last == die and str(move.get("to_space")) == space and move.get("placement") == "top":
-            unit = [str(c) for c in move.get("unit", [])]
-            want, got = _stack(self.want, space), _stack(self.got, space)
-            if unit and sorted(want) == sorted(got) and want[-len(unit) :] == unit:
-                if got[-len(unit) :] == unit[::-1]:
-                    return self._named(die, "crazy.carry" if crazy else "move.stack.carry")
-                if got[: len(unit)] == unit:
-                    return self._named(die, "move.unit.lands-on-top")
-        return self._named(*touching[-1])
-
-    def _origin_clause(self, die: int, space: str, crazy: bool) -> tuple[str, Rank]:
-        """What left the die's space differs: the mover stayed or a camel below it left (the
-        wrong unit moved), or other riders went with it."""
-        move = self.events[die]
-        chosen = [
-            i for i, e in enumerate(self.events[:die]) if e.get("type") == "crazy_camel_chosen"
-        ]
-        unit = [str(c) for c in move.get("unit", [])]
-        mover = str(self.events[chosen[-1]].get("camel")) if chosen else (unit[:1] or [""])[0]
-        start = _stack(self.before, space)
-        left = set(start) - set(_stack(self.got, space))
-        below = start[: start.index(mover)] if mover in start else []
-        wrong_unit = mover not in left or any(camel in left for camel in below)
-        if wrong_unit and chosen:
-            return self._named(chosen[-1], None, decides_unit=True)  # another crazy camel
-        if mover not in left:
-            return self._named(die, None, decides_unit=True)  # the mover did not go
-        return self._named(die, "crazy.carry" if crazy else "move.stack.carry", True)
-
-    def _leg_end_missed(self) -> str | None:
-        """The edition's leg-end clause when exactly one side ended the leg at this step (a
-        race that ends ends its leg by another rule)."""
-        if self.before is None or any(e.get("type") == "race_ended" for e in self.events):
-            return None
-        try:
-            if self.got.get("result") is not None:
-                return None
-            ended = bool(self.got["leg"] != self.before["leg"] or not self.got["revealed"])
-        except (KeyError, TypeError, AttributeError):
-            return None
-        if ended == any(e.get("type") == "leg_started" for e in self.events):
-            return None
-        return "leg.end.first" if self.case.edition == "first" else "leg.end.second"
-
-    def _unfloored(self, seat: str, index: int) -> bool:
-        """Whether the adapter took the seat's whole loss where the reference stopped at 0."""
-        event = self.events[index]
-        scores = [s for s in event.get("scores", []) if str(s.get("player")) == seat]
-        if event.get("type") == "leg_scored" and scores:
-            owed, paid = scores[0].get("total"), scores[0].get("paid")
-        elif event.get("type") == "finish_card_scored":
-            owed, paid = event.get("amount"), event.get("paid")
-        else:
-            return False
-        try:
-            start = int(self.before["players"][int(seat)]["money"])
-            got = int(self.got["players"][int(seat)]["money"]) - start
-            wanted = int(self.want["players"][int(seat)]["money"]) - start
-        except (KeyError, IndexError, TypeError, ValueError):
-            return False
-        if not isinstance(owed, int) or not isinstance(paid, int) or owed == paid:
-            return False
-        return got == wanted - paid + owed
-
-    def _payment(self, seat: str, touching: list[int]) -> int:
-        """Of the events that paid ``seat`` this step, the one the adapter left out when that
-        alone explains its money, else the last."""
-        paid = {i: _contribution(self.events[i], seat) for i in touching}
-        try:
-            start = int(self.before["players"][int(seat)]["money"])
-            wanted = int(self.want["players"][int(seat)]["money"]) - start
-            got = int(self.got["players"][int(seat)]["money"]) - start
-        except (KeyError, IndexError, TypeError, ValueError):
-            return touching[-1]
-        omitted = [i for i, amount in paid.items() if amount and wanted - amount == got]
-        return omitted[0] if len(omitted) == 1 else touching[-1]
-
-    def _setup_clause(self, tokens: Tokens) -> str:
-        if "setup" not in self.case.given:
-            return self.case.primary_clause  # the adapter read the given state wrongly
-        head = tokens[0] if tokens else ""
-        if head == "track" and len(tokens) >= 2:
-            return self._setup_track_clause(tokens[1])
-        if head == "players" and len(tokens) >= 3:
-            return _SETUP_SEAT.get(tokens[2], self.case.primary_clause)
-        return _SETUP.get(head, self.case.primary_clause)
-
-    def _setup_track_clause(self, space: str) -> str:
-        want = _stack(self.want, space)
-        got = _stack(self.got, space)
-        if sorted(want) == sorted(got):  # the same camels, stacked in another order
-            moved = [w for w, g in zip(want, got, strict=True) if w != g]
-            crazy = all(c.startswith("crazy-") for c in moved)
-            return "setup.crazy-second" if crazy else "setup.stack-order"
-        odd = set(want) ^ set(got)
-        if all(c.startswith("crazy-") for c in odd):
-            return "setup.crazy-space"
-        return "setup.racing-camels"
-
-
-def _same_items(left: Any, right: Any) -> bool:
-    """Two arrays holding the same items, perhaps in another order."""
-    if not isinstance(left, list) or not isinstance(right, list):
-        return False
-    return sorted(map(compact, left)) == sorted(map(compact, right))
-
-
-def _stack(state: Any, space: str) -> list[str]:
-    try:
-        stack = state["track"].get(space, [])
-    except (KeyError, TypeError, AttributeError):
-        return []
-    return [c for c in stack if isinstance(c, str)] if isinstance(stack, list) else []
-
-
 def _refusal_clause(error: Mapping[str, Any], events: Sequence[Any], case: Case) -> str:
-    """The clause behind a step the adapter refused and the reference accepted: the rule the
-    adapter cites, when it cites one of the spec, else the rule of the reference's first
-    event of the step."""
     cited = error.get("clause")
-    if isinstance(cited, str) and cited in _known_clauses():
-        return cited
-    for event in events:
-        if isinstance(event, dict) and isinstance(event.get("clause"), str):
-            return str(event["clause"])
-    return case.primary_clause
+    known = isinstance(cited, str) and cited in _known_clauses()
+    return refusal_clause(cited, known, events, case.primary_clause)
 
 
 def _known_clauses() -> frozenset[str]:
@@ -712,25 +365,9 @@ def after_divergence(moment: int) -> str:
     return "after divergence at " + ("the given position" if moment == 0 else f"step {moment}")
 
 
-def _order(case: Case) -> tuple[str, ...]:
-    return RACING_ORDER.get(case.edition, ())
-
-
 def _moment(case: Case, moment: int, after: bool) -> str:
     """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
     if moment == 0:
         return "given position"
     action = describe_action(case.steps[moment - 1].get("action"))
     return f"{'after step' if after else 'step'} {moment} ({action})"
-
-
-def _error_text(error: Mapping[str, Any] | None) -> str:
-    if not isinstance(error, dict):
-        return compact(error)
-    clause = error.get("clause")
-    return f"{error.get('code')}" + (f" [{clause}]" if clause else "")
-
-
-def _message(error: Mapping[str, Any] | None) -> tuple[str, ...]:
-    message = error.get("message") if isinstance(error, dict) else None
-    return (f"message:  {message}",) if isinstance(message, str) and message else ()

@@ -34,7 +34,13 @@ from typing import Any, TypeVar
 import attrs
 
 from camelup.adapter import run_case
-from camelup.conformance.compare import ProtocolViolation, is_solver, reply_kind, wire_for
+from camelup.conformance.compare import (
+    ProtocolViolation,
+    check_steps,
+    is_solver,
+    reply_kind,
+    wire_for,
+)
 from camelup.conformance.expectations import Expectations
 from camelup.conformance.games import CONFIGS, RulesetConfig, random_game
 from camelup.conformance.lockstep import ACTION_CLAUSES, Divergence, first_divergence
@@ -216,20 +222,14 @@ def _errored(wire: Mapping[str, Any], reference: Mapping[str, Any], body: Any) -
     return Divergence(len(wire["steps"]), "errored", "/errored", clause, (), summary, body)
 
 
-def _check_shape(wire: Mapping[str, Any], body: Mapping[str, Any], capabilities: Any) -> None:
+def _check_shape(
+    wire: Mapping[str, Any], body: Mapping[str, Any], capabilities: frozenset[str]
+) -> None:
     """ProtocolViolation unless ``body`` is a result for ``wire``: one entry per step, the
     events and the legal actions the adapter declared."""
     if "initial_error" in body:
         return
-    steps = body["steps"]
-    if len(steps) != len(wire["steps"]):
-        raise ProtocolViolation(f"/steps has {len(steps)} entries for {len(wire['steps'])} steps")
-    if "events" in capabilities:
-        for number, step in enumerate(steps):
-            if "error" not in step and "events" not in step:
-                raise ProtocolViolation(
-                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
-                )
+    check_steps(body["steps"], len(wire["steps"]), capabilities)
     for member, wanted in (("legal_actions", "legal_actions_after"), ("ranking", "ranking_after")):
         found = body.get(member, {})
         for moment in wire["want"].get(wanted, ()):

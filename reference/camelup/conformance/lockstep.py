@@ -7,7 +7,8 @@ judged on: at the given position and after every step, the whole state (canonica
 (``ranking``) and the legal actions (``legal_actions``); at every step whether it was accepted
 or refused, the refusal's code (and clause with ``error_clauses``) and, when declared, its
 events (each reference event on its keys, the clause too with ``event_clauses``). The first
-difference found is the divergence; a state difference lists every differing pointer, in the
+difference found is the divergence; a state difference lists every differing pointer
+(:func:`camelup.conformance.attribution.differences`, at most :data:`DEPTH` levels down), in the
 state's own member order and the track's space order.
 
 **The field** groups divergences: the first differing state pointer with array indices and track
@@ -18,16 +19,18 @@ into the reply: ``/steps/*/events``, ``/ranking/*``, ``/legal_actions/*``, ``/st
 **The clause** is read from the reference's events at the diverging step, never from the
 adapter's, which may have none:
 
-* a state difference is named after the last reference event of the step that wrote the
-  differing member (a camel's move for a track space it left or reached, a tile payment for its
-  owner's money, leg scoring for a player it paid, the start marker's passing for ``/to_move``
-  and ``/start_player``, ...); when the reference chose a crazy camel that the adapter left where
-  it was, the choice's clause (``crazy.select.*``) is named instead; when no event wrote it, the
-  turn order for ``/to_move``, else the clause of the action itself (the adapter changed what the
-  action does not change: a pyramid ticket paid at once, say);
-* a difference at the given position is named after the setup rule of the member: for the
-  track, the stacking order when every space holds the right camels, the crazy camels' spaces
-  when only they are elsewhere, else the racing camels' spaces;
+* a state difference is named as the runner names its first divergence
+  (:class:`camelup.conformance.attribution.Attribution`): after the reference event of the step
+  that wrote the differing member (a camel's move for a track space it left or reached, a tile
+  payment for its owner's money, leg scoring for a player it paid, the start marker's passing
+  for ``/to_move``, ...), refined where the events say more (the choice of crazy camel when the
+  adapter moved another one, a carry, a missed payment, ``money.floor``, a leg ended on one
+  side); the divergence names the earliest such event of any differing member; when no event
+  wrote it, the rule that keeps it (the turn order for ``/to_move``), else the clause of the
+  action itself (the adapter changed what the action does not change: a pyramid ticket paid at
+  once, say); at the given position, the setup rule of the member (for a track space: the
+  stacking order when it holds the right camels, the crazy camels' spaces when only they are
+  elsewhere, else the racing camels' spaces);
 * an events difference is named after the first reference event the adapter reports otherwise;
 * a difference of the adapter's own ranking (capability ``ranking``) after the ranking rule
   that orders the first differing pair (``rank.stack`` on one space, ``rank.space`` across
@@ -35,7 +38,8 @@ adapter's, which may have none:
 * a legal-actions difference after the reference's refusal of the first action the adapter
   wrongly lists, or else the clause of the kind of action it wrongly leaves out;
 * a refusal after the reference's refusal (its clause), an adapter refusing what the reference
-  accepts after its own clause when it names a known one, else the action's clause.
+  accepts after its own clause when it names a known one (with ``error_clauses``), else the
+  clause of the reference's first event of the step, as the runner names it.
 """
 
 from __future__ import annotations
@@ -45,19 +49,17 @@ from typing import Any
 
 import attrs
 
-from camelup.conformance.compare import RACING_ORDER, compact, describe_action, normalise, same
+from camelup.conformance.attribution import Attribution, differences, refusal_clause
+from camelup.conformance.compare import (
+    RACING_ORDER,
+    compact,
+    describe_action,
+    error_text,
+    normalise,
+    same,
+)
 from camelup.io.jsonio import pointer
 
-ACKNOWLEDGEMENTS = frozenset({"pyramid_ticket_taken", "die_revealed"})
-SETUP_CLAUSES = {
-    "ruleset": "ruleset.editions",
-    "track": "setup.racing-camels",
-    "players": "setup.player-kit",
-    "pyramid": "setup.dice-in-pyramid",
-    "ticket_stacks": "setup.leg-ticket-stacks",
-    "to_move": "setup.start-player",
-    "start_player": "setup.start-player",
-}
 ACTION_CLAUSES = {  # the x-clause of each action in action.schema.json
     "take_leg_ticket": "bet.leg.take-top",
     "place_tile": "tile.place.empty-space",
@@ -67,7 +69,6 @@ ACTION_CLAUSES = {  # the x-clause of each action in action.schema.json
     "form_partnership": "partner.action",
 }
 DEPTH = 3  # how far down a state difference is located: /players/1/money, /track/5
-_STACKS = (["tiles"], ["winner_pile"], ["loser_pile"])  # arrays of objects compared whole
 
 
 @attrs.frozen
@@ -98,47 +99,6 @@ def pattern(pointer_text: str) -> str:
     return "".join("/" + ("*" if t.lstrip("-").isdigit() else t) for t in tokens)
 
 
-def differing(expected: Any, actual: Any, depth: int = DEPTH) -> list[list[str]]:
-    """Pointers (token lists) below which two canonical values differ, at most ``depth`` levels
-    down, in ``expected``'s member order (a track's spaces in numeric order)."""
-    return _differing(expected, actual, [], depth)
-
-
-def _differing(expected: Any, actual: Any, tokens: list[str], depth: int) -> list[list[str]]:
-    if same(expected, actual):
-        return []
-    if depth > 0 and isinstance(expected, dict) and isinstance(actual, dict):
-        keys = sorted(expected, key=_space_key) if tokens == ["track"] else list(expected)
-        found = [
-            below
-            for key in keys
-            for below in (
-                _differing(expected[key], actual[key], [*tokens, key], depth - 1)
-                if key in actual
-                else [[*tokens, key]]
-            )
-        ]
-        return found or [tokens]  # only extra members in ``actual``: the object as a whole
-    if (
-        depth > 0
-        and isinstance(expected, list)
-        and isinstance(actual, list)
-        and len(expected) == len(actual)
-        and all(isinstance(x, dict) for x in expected)
-        and tokens[-1:] not in _STACKS
-    ):
-        return [
-            below
-            for i, (a, b) in enumerate(zip(expected, actual, strict=True))
-            for below in _differing(a, b, [*tokens, str(i)], depth - 1)
-        ]
-    return [tokens]
-
-
-def _space_key(space: str) -> tuple[int, str]:
-    return (int(space), "") if space.lstrip("-").isdigit() else (1 << 30, space)
-
-
 # ----------------------------------------------------------------------------------- comparing
 
 
@@ -160,7 +120,7 @@ def first_divergence(
     legal = "legal_actions" in capabilities
     ranked = "ranking" in capabilities
     ours, theirs = reference["initial_state"], body["initial_state"]
-    found = _position(0, ours, theirs, ours, [], order, body, actions)
+    found = _position(0, ours, theirs, None, [], wire, body)
     if found is None and ranked:
         found = _ranking(0, reference, body, ours)
     if found is None and legal:
@@ -175,15 +135,15 @@ def first_divergence(
         if "error" in our_step:
             error = our_step["error"]
             if "error" not in their_step:
-                summary = f"{where} was accepted; the reference refuses it: {_error_text(error)}"
+                summary = f"{where} was accepted; the reference refuses it: {error_text(error)}"
                 return Divergence(
                     number, "accepted", "/steps/*/error", error["clause"], (), summary, body
                 )
             mine = _error_view(error, with_error_clauses)
             if not same(mine, _error_view(their_step["error"], with_error_clauses)):
                 summary = (
-                    f"{where} was refused for another reason: expected {_error_text(mine)},"
-                    f" actual {_error_text(their_step['error'])}"
+                    f"{where} was refused for another reason: expected {error_text(mine)},"
+                    f" actual {error_text(their_step['error'])}"
                 )
                 return Divergence(
                     number, "error", "/steps/*/error", error["clause"], (), summary, body
@@ -192,14 +152,14 @@ def first_divergence(
         events: list[Any] = our_step.get("events", [])
         if "error" in their_step:
             refusal = their_step["error"]
-            clause = refusal.get("clause") if with_error_clauses else None
-            if not (isinstance(clause, str) and known_clause(clause)):
-                clause = ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
-            summary = f"{where} was refused: {_error_text(refusal)}; the reference accepts it"
+            cited = refusal.get("clause")
+            known = with_error_clauses and isinstance(cited, str) and known_clause(cited)
+            clause = refusal_clause(cited, known, events, _fallback(action))
+            summary = f"{where} was refused: {error_text(refusal)}; the reference accepts it"
             return Divergence(number, "rejected", "/steps/*/error", clause, (), summary, body)
         before = ours
         ours, theirs = our_step["state"], their_step["state"]
-        found = _position(number, ours, theirs, before, events, order, body, actions)
+        found = _position(number, ours, theirs, before, events, wire, body)
         if found is None and "events" in capabilities:
             found = _events(number, events, their_step.get("events", []), capabilities, body, where)
         if found is None and ranked:
@@ -223,17 +183,17 @@ def _initial(
         if same(mine, _error_view(theirs, with_clauses)):
             return None
         summary = (
-            f"the given position was refused for another reason: expected {_error_text(mine)},"
-            f" actual {_error_text(theirs)}"
+            f"the given position was refused for another reason: expected {error_text(mine)},"
+            f" actual {error_text(theirs)}"
         )
         return Divergence(0, "error", "/initial_error", ours["clause"], (), summary, body)
     if ours is not None:
-        summary = f"the given position was accepted; the reference refuses it: {_error_text(ours)}"
+        summary = f"the given position was accepted; the reference refuses it: {error_text(ours)}"
         return Divergence(0, "accepted", "/initial_error", ours["clause"], (), summary, body)
     clause = theirs.get("clause") if with_clauses else None
     if not (isinstance(clause, str) and known(clause)):
         clause = "setup.racing-camels"
-    summary = f"the given position was refused: {_error_text(theirs)}"
+    summary = f"the given position was refused: {error_text(theirs)}"
     return Divergence(0, "refused", "/initial_error", clause, (), summary, body)
 
 
@@ -243,23 +203,29 @@ def _position(
     theirs: Any,
     before: Any,
     events: Sequence[Mapping[str, Any]],
-    order: Sequence[str],
+    wire: Mapping[str, Any],
     body: Mapping[str, Any],
-    actions: Sequence[Mapping[str, Any]],
 ) -> Divergence | None:
+    edition = str(wire["ruleset"].get("edition"))
+    order = RACING_ORDER.get(edition, ())
+    actions = [step["action"] for step in wire["steps"]]
     expected, actual = normalise(ours, (), order), normalise(theirs, (), order)
-    found = [t for t in differing(expected, actual) if t]
-    if not found and not same(expected, actual):
-        found = [[key] for key in expected]  # not even an object: every member differs
+    found = [tokens for tokens, _, _ in differences(expected, actual, DEPTH)]
     if not found:
         return None
     pointers = tuple(pointer(*t) for t in found)
-    if moment == 0 and found[0][0] == "track":
-        clause = _setup_track_clause(expected.get("track"), actual.get("track"))
-    elif moment == 0:
-        clause = SETUP_CLAUSES.get(found[0][0], "setup.racing-camels")
-    else:
-        clause = state_clause(found[0], events, before, ours, theirs, actions[moment - 1])
+    action = actions[moment - 1] if moment else None
+    attribution = Attribution(
+        moment,
+        events,
+        before,
+        expected,
+        actual,
+        edition=edition,
+        from_setup="setup" in wire["given"],
+        fallback=_fallback(action),
+    )
+    clause = attribution.best([attribution.clause_of(t) for t in found])
     shown = ", ".join(pointers[:3]) + (
         f" and {len(pointers) - 3} more" if len(pointers) > 3 else ""
     )
@@ -272,25 +238,13 @@ def _position(
     return Divergence(moment, "state", pattern(pointers[0]), clause, pointers, summary, body)
 
 
-def _setup_track_clause(ours: Any, theirs: Any) -> str:
-    """Which setup rule a different starting track breaks: the same camels on every space in
-    another order, the crazy camels elsewhere, or the racing camels elsewhere."""
-    if not (isinstance(ours, dict) and isinstance(theirs, dict)):
+def _fallback(action: Mapping[str, Any] | None) -> str:
+    """The clause of what the action itself does (the adapter changed what no reference event
+    touched: a pyramid ticket paid at once, say), or at the given position the racing camels'
+    setup."""
+    if action is None:
         return "setup.racing-camels"
-
-    def spaces(track: dict[str, Any], crazy: bool) -> dict[str, list[str]]:
-        return {
-            space: sorted(
-                c for c in stack if isinstance(c, str) and c.startswith("crazy-") == crazy
-            )
-            for space, stack in track.items()
-            if isinstance(stack, list) and stack
-        }
-
-    racing_alike = spaces(ours, False) == spaces(theirs, False)
-    if racing_alike and spaces(ours, True) == spaces(theirs, True):
-        return "setup.stack-order"
-    return "setup.crazy-space" if racing_alike else "setup.racing-camels"
+    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
 
 
 def _at(document: Any, tokens: Sequence[str]) -> Any:
@@ -419,120 +373,4 @@ def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
     return {"code": error.get("code")} | ({"clause": error.get("clause")} if with_clause else {})
 
 
-def _error_text(error: Mapping[str, Any]) -> str:
-    clause = error.get("clause")
-    return f"{error.get('code')}" + (f" [{clause}]" if clause else "")
-
-
-def _consequence(events: Sequence[Mapping[str, Any]]) -> str | None:
-    """The clause of the first event that is more than the action acknowledged."""
-    chosen = [e for e in events if e.get("type") not in ACKNOWLEDGEMENTS] or list(events)
-    return str(chosen[0]["clause"]) if chosen else None
-
-
-# ------------------------------------------------------------------------------ which event
-
-
-def state_clause(
-    tokens: Sequence[str],
-    events: Sequence[Mapping[str, Any]],
-    before: Any,
-    ours: Any,
-    theirs: Any,
-    action: Mapping[str, Any],
-) -> str:
-    """The clause of the reference event that wrote the state member at ``tokens`` in a step
-    (``before``: the position both agreed on before it; ``ours`` and ``theirs``: the
-    reference's and the adapter's after it)."""
-    if tokens[0] == "track":
-        for event in events:
-            if event.get("type") == "crazy_camel_chosen" and _chose_another(
-                str(event.get("camel")), before, ours, theirs
-            ):
-                return str(event["clause"])
-    writers = [e for e in events if _writes(e, tokens)]
-    if writers:
-        return str(writers[-1]["clause"])
-    if tokens[0] == "to_move":
-        return "turn.order"
-    # The adapter changed what no reference event touched: the rule at issue is what the action
-    # itself does (a pyramid ticket pays nothing until the leg is scored, say).
-    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
-
-
-def _space_of(state: Any, camel: str) -> str | None:
-    track = state.get("track") if isinstance(state, dict) else None
-    if not isinstance(track, dict):
-        return None
-    for space, stack in track.items():
-        if isinstance(stack, list) and camel in stack:
-            return str(space)
-    return None
-
-
-def _chose_another(chosen: str, before: Any, ours: Any, theirs: Any) -> bool:
-    """Whether the adapter moved another crazy camel than the reference chose: it left the
-    chosen one on its space, or moved one (carrying the chosen one, perhaps) that the reference
-    left on its space."""
-    start = _space_of(before, chosen)
-    if start is not None and _space_of(theirs, chosen) == start:
-        return True
-    track = before.get("track", {}) if isinstance(before, dict) else {}
-    others = {
-        camel
-        for stack in track.values()
-        if isinstance(stack, list)
-        for camel in stack
-        if isinstance(camel, str) and camel.startswith("crazy-") and camel != chosen
-    }
-    return any(
-        _space_of(ours, other) == _space_of(before, other) != _space_of(theirs, other)
-        for other in others
-    )
-
-
-def _writes(event: Mapping[str, Any], tokens: Sequence[str]) -> bool:
-    """Whether ``event`` sets the state member at ``tokens`` (or one below it)."""
-    kind, head = event.get("type"), tokens[0]
-    seat = int(tokens[1]) if head == "players" and len(tokens) > 1 and tokens[1].isdigit() else None
-    member = tokens[2] if head == "players" and len(tokens) > 2 else None
-
-    def player(who: Any, *members: str) -> bool:
-        return head == "players" and seat in (None, who) and (member is None or member in members)
-
-    if kind in ("unit_moved", "whirlwind_step"):
-        spaces = {str(event.get("from_space")), str(event.get("to_space"))}
-        return head == "track" and (len(tokens) < 2 or tokens[1] in spaces)
-    if kind == "leg_ticket_taken":
-        return head == "ticket_stacks" or player(event.get("player"), "leg_tickets")
-    if kind == "tile_placed":
-        return head == "tiles"
-    if kind == "pyramid_ticket_taken":
-        return player(event.get("player"), "pyramid_tickets")
-    if kind == "die_revealed":
-        return head in ("pyramid", "revealed")
-    if kind in ("tile_paid", "finish_card_scored"):
-        return player(event.get("owner"), "money")
-    if kind == "finish_card_placed":
-        return head in ("winner_pile", "loser_pile") or player(event.get("player"), "finish_cards")
-    if kind == "partnership_formed":
-        return player(event.get("player"), "partner") or player(event.get("partner"), "partner")
-    if kind == "leg_scored":
-        paid = {
-            s.get("player")
-            for s in event.get("scores", [])
-            if isinstance(s, dict) and (s.get("paid") or s.get("total"))
-        }
-        return head == "players" and member in (None, "money") and (seat is None or seat in paid)
-    if kind == "start_player_passed":
-        return head in ("start_player", "to_move")
-    if kind == "leg_started":
-        return head in ("leg", "pyramid", "revealed", "tiles", "ticket_stacks") or (
-            head == "players" and member in (None, "leg_tickets", "pyramid_tickets", "partner")
-        )
-    if kind in ("race_ended", "game_ended"):
-        return head == "result"
-    return False
-
-
-__all__ = ["Divergence", "differing", "first_divergence", "pattern", "state_clause"]
+__all__ = ["Divergence", "first_divergence", "pattern"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -241,34 +240,20 @@ def _events_line(events: Any) -> str:
     return ", ".join(str(e.get("type")) if isinstance(e, dict) else "?" for e in events)
 
 
-def _error_text(error: Any) -> str:
-    if not isinstance(error, dict):
-        return json.dumps(error)
-    clause = f" [{error['clause']}]" if error.get("clause") else ""
-    return f"{error.get('code')}{clause}"
-
-
 def _check_label(check: Check) -> str:
-    from camelup.conformance.suite import (
-        ErrorCheck,
-        EventsCheck,
-        LegalActionsCheck,
-        OddsCheck,
-        RankingCheck,
-        StateCheck,
-    )
+    from camelup.conformance import suite as kinds
 
-    if isinstance(check, StateCheck):
+    if isinstance(check, kinds.StateCheck):
         return "state " + ", ".join(p or "/" for p in check.values)
-    if isinstance(check, EventsCheck):
+    if isinstance(check, kinds.EventsCheck):
         return f"events ({check.match}, {len(check.events)} expected)"
-    if isinstance(check, ErrorCheck):
+    if isinstance(check, kinds.ErrorCheck):
         return f"error {check.code}"
-    if isinstance(check, OddsCheck):
+    if isinstance(check, kinds.OddsCheck):
         return "odds " + ", ".join(check.odds)
-    if isinstance(check, RankingCheck):
+    if isinstance(check, kinds.RankingCheck):
         return "ranking " + " > ".join(check.ranking)
-    if isinstance(check, LegalActionsCheck):
+    if isinstance(check, kinds.LegalActionsCheck):
         if check.exact:
             return f"legal actions ({len(check.actions)} expected)"
         return f"legal actions ({len(check.actions)} included, {len(check.excluded)} excluded)"
@@ -285,7 +270,7 @@ def _timeline(
 ) -> None:
     """Every step and every check at it: ``ok``, ``x`` (failed, as the check alone judges
     it), or ``-`` (not compared), with the first divergence from the reference marked."""
-    from camelup.conformance.compare import applicable, describe_action
+    from camelup.conformance.compare import applicable, describe_action, error_text
     from camelup.conformance.divergence import after_divergence
     from camelup.conformance.suite import StateCheck
 
@@ -294,13 +279,13 @@ def _timeline(
     for moment in range(len(case.steps) + 1):
         if moment == 0:
             refused = body.get("initial_error")
-            status = "refused: " + _error_text(refused) if refused is not None else "loaded"
+            status = "refused: " + error_text(refused) if refused is not None else "loaded"
             say(f"step 0  given {next(iter(case.given))}: {status}")
         else:
             action = describe_action(case.steps[moment - 1]["action"])
             step = steps[moment - 1] if moment - 1 < len(steps) else {}
             if "error" in step:
-                status = "rejected: " + _error_text(step["error"])
+                status = "rejected: " + error_text(step["error"])
             elif "state" in step:
                 events = (
                     f"; events: {_events_line(step.get('events'))}"
