@@ -206,6 +206,25 @@ def test_the_runner_ranks_a_track_as_the_rules_do(suite_cases: dict[str, Case]) 
         assert ranking_of(state) == [c.value for c in ranking(state_from_json(state).track)]
 
 
+def test_a_mutant_in_process_never_judges_the_ranking() -> None:
+    # Under `camelup conformance mutants` the engine here is the mutant; the judge's ranking
+    # must stay the real rule's, or a wrong ranking rule would grade itself right.
+    state = {"track": {"4": ["blue", "green"], "2": ["crazy-white", "red"], "1": ["yellow"]}}
+    real = ["green", "blue", "red", "yellow"]
+    assert ranking_of(state) == real
+    from camelup.model.camels import Camel
+    from camelup.model.track import SLOTS, slot
+    from camelup.rules import ranking as ranking_rules
+
+    track: list[tuple[Camel, ...]] = [()] * SLOTS
+    for space, stack in state["track"].items():
+        track[slot(int(space))] = tuple(map(Camel, stack))
+    with applied(CATALOGUE["rank-lower-camel-ahead"]):
+        engine = [c.value for c in ranking_rules.ranking(tuple(track))]
+        assert engine == ["blue", "green", "red", "yellow"]  # the engine here is the mutant
+        assert ranking_of(state) == real
+
+
 def test_legal_action_subsets(suite_cases: dict[str, Case]) -> None:
     case = suite_cases[LEGAL]
     reply = reply_of(case)

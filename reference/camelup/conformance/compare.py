@@ -29,6 +29,7 @@ from camelup.conformance.suite import (
     StateCheck,
     UnchangedCheck,
 )
+from camelup.conformance.unpatched import unpatched
 from camelup.io import schemas
 from camelup.io.jsonio import pointer
 
@@ -707,20 +708,21 @@ def _compare_legal(
 
 
 def ranking_of(state: Mapping[str, Any]) -> list[str]:
-    """The racing camels of a state (JSON) from first to last, by the reference's rule
-    (``rank.space``, ``rank.stack``, ``rank.ignore-crazy``, ``rank.crossed-finish``,
-    ``rank.carried-backwards``): the foremost space first, the spaces beyond the line included
-    (17 and up ahead of all, 0 and below behind all); on a space, the higher camel first; crazy
-    camels are not ranked. Written on the wire form, not imported from the rules: a mutant
-    patches the rules, never the judge."""
-    track = state.get("track", {})
-    spaces = sorted((int(space) for space in track), reverse=True)
-    return [
-        camel
-        for space in spaces
-        for camel in reversed(track[str(space)])
-        if not str(camel).startswith("crazy-")
-    ]
+    """The racing camels of a state (JSON) from first to last: the track it shows, ranked by
+    the reference's own rule (:func:`camelup.rules.ranking.ranking`: ``rank.space``,
+    ``rank.stack``, ``rank.ignore-crazy``, ``rank.crossed-finish``,
+    ``rank.carried-backwards``), the real one even while a mutant is applied in this process
+    (:mod:`camelup.conformance.unpatched`). The state has passed the state schema, so every
+    space and camel of its track is one the model can hold."""
+    from camelup.model.camels import Camel
+    from camelup.model.track import SLOTS, slot
+    from camelup.rules import ranking as ranking_rules
+
+    track: list[tuple[Camel, ...]] = [()] * SLOTS
+    for space, stack in state.get("track", {}).items():
+        track[slot(int(space))] = tuple(map(Camel, stack))
+    with unpatched():
+        return [camel.value for camel in ranking_rules.ranking(tuple(track))]
 
 
 def _compare_ranking(

@@ -28,9 +28,7 @@ computed with it would agree with it.
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -53,6 +51,7 @@ from camelup.conformance.compare import (
     normalise,
 )
 from camelup.conformance.suite import Case
+from camelup.conformance.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
 
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
@@ -319,27 +318,6 @@ def _store(key: str, reply: Mapping[str, Any]) -> None:
     if len(_CACHE) >= CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]  # the oldest: a suite is run in order
     _CACHE[key] = reply
-
-
-def patched() -> bool:
-    """Whether a mutant's patch is active in this process (the engine here is wrong)."""
-    if "camelup.conformance.mutants" not in sys.modules:
-        return False  # never loaded, so never applied: the common case costs no import
-    from camelup.conformance.mutants import active
-
-    return active()
-
-
-@contextlib.contextmanager
-def unpatched() -> Iterator[None]:
-    """Run the body on the real engine, whatever mutant is applied around it."""
-    if not patched():
-        yield
-        return
-    from camelup.conformance.mutants import lifted
-
-    with lifted():
-        yield
 
 
 def is_reference(client: object) -> bool:
