@@ -152,26 +152,24 @@ def test_a_wrapper_around_a_hung_engine_times_out_and_its_group_is_killed(
 # ------------------------------------------------- 2. an interrupted run keeps its report
 
 
-def _interrupted_run(
-    tmp_path: Path, number: signal.Signals, *options: str
-) -> tuple[subprocess.Popen[str], Path, str, str]:
+def _stalled_run(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[str], Path]:
+    """A run of the selection on an adapter that answers two cases and then stalls, and the
+    adapter's log."""
     log = tmp_path / "adapter.log"
     process = subprocess.Popen(
         camelup(
-            "conformance",
-            "run",
-            *SELECTION,
-            "--timeout",
-            "60",
-            "--adapter",
-            evil("stall", log),
+            "conformance", "run", *SELECTION, "--timeout", "60", "--adapter", evil("stall", log),
             *options,
         ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-    )
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    return process, log
+
+
+def _interrupted_run(
+    tmp_path: Path, number: signal.Signals, *options: str
+) -> tuple[subprocess.Popen[str], Path, str, str]:
+    process, log = _stalled_run(tmp_path, *options)
     wait_until(lambda: len(logged(log, "served")) >= 2, "two cases answered")
     # Answered is not yet judged: the signal comes once the runner has read both replies and
     # waits on the stalled third.
@@ -204,12 +202,7 @@ def test_an_interrupted_run_writes_the_junit_report_of_the_finished_cases(
 
 
 def test_sigterm_during_a_jsonl_run_to_stdout_ends_with_the_footer(tmp_path: Path) -> None:
-    log = tmp_path / "adapter.log"
-    process = subprocess.Popen(
-        camelup("conformance", "run", *SELECTION, "--timeout", "60", "--adapter",
-                evil("stall", log), "--format", "jsonl"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-    )  # fmt: skip
+    process, log = _stalled_run(tmp_path, "--format", "jsonl")
     assert process.stdout is not None
     # The signal comes once the runner has streamed the header and two cases (not merely
     # once the adapter answered them: the runner may not have read those replies yet).
@@ -230,24 +223,7 @@ def test_sigterm_during_a_jsonl_run_to_stdout_ends_with_the_footer(tmp_path: Pat
 
 
 def test_a_jsonl_report_is_streamed_as_the_cases_finish(tmp_path: Path) -> None:
-    log = tmp_path / "adapter.log"
-    process = subprocess.Popen(
-        camelup(
-            "conformance",
-            "run",
-            *SELECTION,
-            "--format",
-            "jsonl",
-            "--timeout",
-            "60",
-            "--adapter",
-            evil("stall", log),
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-    )
+    process, _ = _stalled_run(tmp_path, "--format", "jsonl")
     assert process.stdout is not None
     header = json.loads(process.stdout.readline())
     first = json.loads(process.stdout.readline())
