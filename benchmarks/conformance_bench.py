@@ -24,14 +24,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from camelup.conformance import (
+from camelup.harness import (
     InProcessReference,
     SubprocessAdapter,
     divergence,
     load_suite,
     run_cases,
 )
-from camelup.conformance.suite import Case
+from camelup.harness.suite import Case
 
 ADAPTER = f"{shlex.quote(sys.executable)} -m camelup.adapter"
 

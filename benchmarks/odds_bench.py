@@ -1,8 +1,9 @@
-"""Odds throughput: the exact oracle (``camelup.odds``) against plain enumeration through ``apply``.
+"""Odds throughput: the exact oracle (``camelup.odds.exact``) against plain enumeration
+through ``apply``.
 
 Run: ``python benchmarks/odds_bench.py`` (``--quick`` skips the fresh 2nd-edition legs through
 ``apply``, which take a while). For each position it times the oracle (best of ``--repeat``)
-and the enumeration through ``apply`` (``camelup.odds_by_apply``, once), checks that they agree
+and the enumeration through ``apply`` (``camelup.odds.by_apply``, once), checks that they agree
 exactly (places, race end, sequence count, tile coins, ticket rewards), and prints both CPU
 times and their ratio. The time of a fresh leg depends on the setup (how the camels start
 stacked), so the oracle alone is also timed on ``--setups`` fresh legs of each edition.
@@ -37,8 +38,8 @@ from camelup import (
     random_setup,
 )
 from camelup.model.camels import Die
-from camelup.odds import action_values, leg_odds, race_estimates
-from camelup.odds_by_apply import summary
+from camelup.odds.by_apply import summary
+from camelup.odds.exact import action_values, leg_odds, race_estimates
 
 _CPU: dict[str, float] = {}  # the best process time of the last _best call, under "last"
 

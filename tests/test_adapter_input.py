@@ -11,7 +11,7 @@ import sys
 from hypothesis import given
 from hypothesis import strategies as st
 
-from camelup.adapter import serve
+from camelup.harness.adapter import serve
 
 NASTY_LINES = [
     b'{"cmd": "hello", "protocol": ' + b"1" * 5000 + b"}",  # an integer too long to convert
@@ -41,7 +41,10 @@ def test_each_nasty_line_gets_one_reply_and_the_session_goes_on() -> None:
 def test_the_subprocess_adapter_survives_them_without_a_traceback() -> None:
     stdin = b"\n".join([*NASTY_LINES, b'{"cmd": "stop"}']) + b"\n"
     done = subprocess.run(
-        [sys.executable, "-m", "camelup.adapter"], input=stdin, capture_output=True, timeout=60
+        [sys.executable, "-m", "camelup.adapter"],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
     )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr

@@ -25,7 +25,7 @@ from camelup.cli.docs import VERBS as DOCS
 from camelup.cli.odds import VERB as ODDS
 from camelup.cli.render import VERB as RENDER
 from camelup.cli.spec import VERBS as SPEC
-from camelup.conformance.reports import FORMATS as RENDERED
+from camelup.harness.reports import FORMATS as RENDERED
 
 FAUX = Path(__file__).parent / "faux_adapters"
 SELECTION = ("--id", "turn")  # 8 cases

@@ -285,7 +285,7 @@ def test_max_line_bytes_is_an_option(tmp_path: Path) -> None:
 
 
 def _deep_case_suite(root: Path) -> Path:
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.suite import load_suite
 
     [case] = [c for c in load_suite().cases if c.id == TARGET]
     raw = json.loads(json.dumps(dict(case.raw)))
@@ -538,11 +538,11 @@ def test_the_report_verb_refuses_a_huge_timeout_too() -> None:
 
 
 def test_deep_nesting_is_seen_from_the_text_and_the_comparison_has_a_net() -> None:
-    from camelup.adapter import hello_reply, run_case
-    from camelup.conformance.nesting import text_too_deep, too_deep
-    from camelup.conformance.protocol import Reply, parse_hello
-    from camelup.conformance.runner import verdict
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.adapter import hello_reply, run_case
+    from camelup.harness.nesting import text_too_deep, too_deep
+    from camelup.harness.protocol import Reply, parse_hello
+    from camelup.harness.runner import verdict
+    from camelup.harness.suite import load_suite
 
     assert not text_too_deep(b"[" * 64 + b"]" * 64) and text_too_deep(b"[" * 65 + b"]" * 65)
     brackets_in_a_string = {"a": "[[[[" * 100}

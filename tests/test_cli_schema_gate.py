@@ -28,7 +28,7 @@ def camelup(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def bundled_case() -> dict[str, Any]:
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.suite import load_suite
 
     [case] = [c for c in load_suite().cases if c.id == CASE]
     return json.loads(json.dumps(dict(case.raw)))

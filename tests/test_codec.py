@@ -309,7 +309,7 @@ def test_schemas_are_valid_draft_2020_12(kind: str) -> None:
 
 def test_importing_camelup_does_not_import_jsonschema() -> None:
     code = (
-        "import sys, camelup, camelup.io.codec, camelup.validation;"
+        "import sys, camelup, camelup.io.codec, camelup.play.validation;"
         "assert 'jsonschema' not in sys.modules, 'jsonschema imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

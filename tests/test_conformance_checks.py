@@ -22,10 +22,10 @@ import junitparser
 import pytest
 from tap.parser import Parser as TapParser
 
-from camelup.adapter import hello_reply, run_case
 from camelup.cli import main
-from camelup.conformance import render
-from camelup.conformance.compare import (
+from camelup.harness import render
+from camelup.harness.adapter import hello_reply, run_case
+from camelup.harness.compare import (
     NO_VALUE,
     ProtocolViolation,
     applicable,
@@ -36,11 +36,11 @@ from camelup.conformance.compare import (
     value_diff,
     wire_for,
 )
-from camelup.conformance.mutants import CATALOGUE, applied
-from camelup.conformance.protocol import Hello, InProcessReference, Outcome, Reply, parse_hello
-from camelup.conformance.reports import mismatch_json
-from camelup.conformance.runner import RunReport, run_cases
-from camelup.conformance.suite import (
+from camelup.harness.mutants import CATALOGUE, applied
+from camelup.harness.protocol import Hello, InProcessReference, Outcome, Reply, parse_hello
+from camelup.harness.reports import mismatch_json
+from camelup.harness.runner import RunReport, run_cases
+from camelup.harness.suite import (
     Case,
     LegalActionsCheck,
     RankingCheck,
@@ -49,7 +49,7 @@ from camelup.conformance.suite import (
     load_suite,
     parse_case,
 )
-from camelup.conformance.validate import coverage, registry_problems
+from camelup.harness.validate import coverage, registry_problems
 from camelup.io import schemas
 from camelup.io.codec import state_from_json
 from camelup.rules.ranking import ranking

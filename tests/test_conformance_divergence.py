@@ -20,7 +20,7 @@ import pytest
 
 from camelup import Edition, Ruleset, apply, legal_actions, new_game
 from camelup.cli import main
-from camelup.conformance import (
+from camelup.harness import (
     InProcessReference,
     SubprocessAdapter,
     attribution,
@@ -29,7 +29,7 @@ from camelup.conformance import (
     render,
     run_cases,
 )
-from camelup.conformance.mutants import CATALOGUE, applied, lifted
+from camelup.harness.mutants import CATALOGUE, applied, lifted
 from camelup.io.codec import action_from_json, setup_from_json, to_json
 from camelup.spec.registry import load_registry
 from helpers import SETUP_SECOND

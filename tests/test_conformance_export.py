@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from camelup.cli import main
-from camelup.conformance.suite import suite_directory
+from camelup.harness.suite import suite_directory
 from camelup.io.schemas import Schemas
 
 

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from camelup.adapter import run_case
 from camelup.cli import main
-from camelup.conformance.lockstep import first_divergence, pattern
-from camelup.conformance.suite import load_suite
+from camelup.harness.adapter import run_case
+from camelup.harness.lockstep import first_divergence, pattern
+from camelup.harness.suite import load_suite
 from test_cli_conventions import on_a_terminal
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ TOY_CLAUSES = {
 
 ERRORS_ON_MOVE_TILE = """\
 import json, sys
-from camelup.adapter import hello_reply, run_case
+from camelup.harness.adapter import hello_reply, run_case
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "hello":

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from camelup.cli import main
-from camelup.conformance import InProcessReference, load_suite, run_cases
-from camelup.conformance.games import CONFIGS
-from camelup.conformance.generate import generated_files
-from camelup.conformance.suite import schema_folder, suite_directory
-from camelup.conformance.validate import registry_problems, validate_suite
+from camelup.harness import InProcessReference, load_suite, run_cases
+from camelup.harness.games import CONFIGS
+from camelup.harness.generate import generated_files
+from camelup.harness.suite import schema_folder, suite_directory
+from camelup.harness.validate import registry_problems, validate_suite
 from camelup.spec.registry import load_registry
 
 SUITE = suite_directory()

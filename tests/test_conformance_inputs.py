@@ -18,10 +18,10 @@ import pytest
 
 import camelup.cli.conformance
 from camelup.cli import main
-from camelup.conformance import suite
-from camelup.conformance.expectations import ExpectationsError, load_expectations
-from camelup.conformance.reports import render
-from camelup.conformance.runner import CaseResult, RunReport
+from camelup.harness import suite
+from camelup.harness.expectations import ExpectationsError, load_expectations
+from camelup.harness.reports import render
+from camelup.harness.runner import CaseResult, RunReport
 from camelup.io.jsonio import JSONInputError, parse_json
 from test_conformance_runner import LEGAL_FIRST, MOVE_FIRST, PYTHON, suite_files
 
@@ -229,7 +229,7 @@ def test_a_lone_surrogate_in_a_key_or_the_area(
 
 ERRORED_WITH = """\
 import json, sys
-from camelup.adapter import hello_reply
+from camelup.harness.adapter import hello_reply
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "hello":

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-import camelup.conformance.mutants as mutants
+import camelup.harness.mutants as mutants
 from camelup.cli import main
 from camelup.cli.conformance.mutants import judge
-from camelup.conformance import InProcessReference, load_suite, run_cases
+from camelup.harness import InProcessReference, load_suite, run_cases
 from camelup.model.state import State
 from camelup.rules import crazy, final, leg, movement, ranking, tiles, turn, whirlwind
 from camelup.spec.registry import load_registry
@@ -89,12 +89,12 @@ def test_the_re_implementations_with_no_knob_turned_are_the_reference() -> None:
 
 
 def test_a_patch_reaches_names_imported_elsewhere() -> None:
-    import camelup.engine
+    import camelup.play.engine
 
     with mutants.applied(mutants.CATALOGUE["leg-no-floor"]):
-        assert camelup.engine.score_leg is leg.score_leg
-        assert camelup.engine.score_leg.__module__ == mutants.__name__
-    assert camelup.engine.score_leg.__module__ == "camelup.rules.leg"
+        assert camelup.play.engine.score_leg is leg.score_leg
+        assert camelup.play.engine.score_leg.__module__ == mutants.__name__
+    assert camelup.play.engine.score_leg.__module__ == "camelup.rules.leg"
 
 
 def test_the_floor_case_kills_the_per_ticket_floor() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from camelup.cli import main
-from camelup.conformance.suite import suite_directory
+from camelup.harness.suite import suite_directory
 
 TOY = Path(__file__).resolve().parents[1] / "docs" / "toy_adapter.py"
 TOY_COMMAND = f"{shlex.quote(sys.executable)} {shlex.quote(str(TOY))}"

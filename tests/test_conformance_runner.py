@@ -21,9 +21,9 @@ from tap.parser import Parser as TapParser
 
 from camelup import Edition, Ruleset, legal_actions, new_game
 from camelup.cli import main
-from camelup.conformance import InProcessReference, SubprocessAdapter, load_suite, render, run_cases
-from camelup.conformance.compare import normalise, same
-from camelup.conformance.expectations import ExpectationsError, load_expectations
+from camelup.harness import InProcessReference, SubprocessAdapter, load_suite, render, run_cases
+from camelup.harness.compare import normalise, same
+from camelup.harness.expectations import ExpectationsError, load_expectations
 from camelup.io.codec import setup_from_json, to_json
 from helpers import SETUP_SECOND, wire_rolls
 
@@ -335,7 +335,7 @@ def test_reference_adapter_subprocess_passes_everything(
 
 
 def test_reference_adapter_messages_follow_the_protocol_schema(suite: Path) -> None:
-    from camelup.adapter import handle
+    from camelup.harness.adapter import handle
     from camelup.io.schemas import bundled
 
     validator = bundled().validator("protocol")
@@ -488,7 +488,7 @@ def test_events_are_compared_only_when_declared(suite: Path) -> None:
     client = InProcessReference()
     wrong = dict(client._hello.raw)
     wrong["capabilities"] = ["error_clauses"]
-    from camelup.conformance.protocol import parse_hello
+    from camelup.harness.protocol import parse_hello
 
     client._hello = parse_hello(wrong)
     assert run_cases(cases, client).results[0].verdict == "passed"

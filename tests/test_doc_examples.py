@@ -39,7 +39,7 @@ import attrs
 import pytest
 import yaml
 
-from camelup.conformance.expectations import parse_expectations
+from camelup.harness.expectations import parse_expectations
 
 REPO = Path(__file__).resolve().parent.parent
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from camelup.cli.docs import stale_files
-from camelup.docs.markdown import slug, to_html
-from camelup.docs.pages import build_pages
-from camelup.docs.site import BrokenLinks, NotASiteFolder, build_site
 from camelup.spec.registry import load_registry
+from camelup.tools.docs.markdown import slug, to_html
+from camelup.tools.docs.pages import build_pages
+from camelup.tools.docs.site import BrokenLinks, NotASiteFolder, build_site
 
 REPO = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}svg"

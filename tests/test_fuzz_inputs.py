@@ -38,7 +38,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import camelup.strategies as cst
+import camelup.testing.strategies as cst
 from camelup import (
     CamelUpError,
     DieRoll,

@@ -1,8 +1,10 @@
-"""The folders show the layers, and lower layers never import upper ones.
+"""The folders are the layers, and lower layers never import upper ones.
 
-Bottom up: the leaf utilities (``trace``, ``resources``, ``exits``, ``safe_text``), the data
-model, the rules, the engine and state validation, input/output and the spec registry, the
-adapters and tools built on the engine, the conformance runner, the command line. A module may
+Bottom up, one layer per folder and no exception: the data model (with the ``@implements``
+trace), the rules (one module per spec chapter), play (the engine and state validation), the
+odds, input/output (JSON, schemas, codec, exit codes, package resources), the spec registry, the
+harness (suite, protocol, runner, judge, mutation, fuzz, reports), the testing aids built on it,
+the tools (board diagrams, the docs site), the command line, and the entry points. A module may
 import its own layer and any below it, never one above: so the rules can be read without the
 runner, and ``import camelup`` loads neither the command line nor the conformance suite.
 """
@@ -16,37 +18,30 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "reference" / "camelup"
 
-# The first dotted prefix that matches names the layer (longest prefixes first).
+# Each folder of the package is one layer; nothing else sits at the top but the entry points.
 LAYERS: dict[str, int] = {
-    "camelup.trace": 0,
-    "camelup.resources": 0,
-    "camelup.exits": 0,  # the exit codes, for the runner and the command line
-    "camelup.safe_text": 0,  # escaping text from outside, for the reports and the terminal
-    "camelup.model": 1,
-    "camelup.rules": 2,
-    "camelup.engine": 3,
-    "camelup.validation": 3,
+    "camelup.model": 0,
+    "camelup.rules": 1,
+    "camelup.play": 2,
     "camelup.odds": 3,
     "camelup.io": 4,
-    "camelup.spec": 4,
-    "camelup.render": 5,
-    "camelup.adapter": 5,
-    "camelup.strategies": 5,
-    "camelup.odds_by_apply": 5,  # the plain enumeration through apply that checks camelup.odds
-    # The mutant catalogue needs only the engine; the adapter loads it for --mutant NAME.
-    "camelup.conformance.mutants": 5,
-    "camelup.conformance": 6,
-    "camelup.docs": 6,  # the generated pages and the site: they read the suite, below the CLI
-    "camelup.cli": 7,
-    "camelup.__main__": 8,
-    "camelup": 8,  # the package itself re-exports the library's public names
+    "camelup.spec": 5,
+    "camelup.harness": 6,
+    "camelup.testing": 7,
+    "camelup.tools": 8,
+    "camelup.cli": 9,
+    "camelup.adapter": 10,  # ``python -m camelup.adapter``
+    "camelup.__main__": 10,
+    "camelup": 10,  # the package itself re-exports the library's public names
 }
+LIBRARY = 3  # the layers ``import camelup`` may load: model, rules, play and odds
 
 
 def layer_of(module: str) -> int:
-    for prefix in sorted(LAYERS, key=len, reverse=True):
-        if module == prefix or module.startswith(prefix + "."):
-            return LAYERS[prefix]
+    """The layer of a module: that of the package folder it sits in (its first two names)."""
+    folder = ".".join(module.split(".")[:2])
+    if folder in LAYERS:
+        return LAYERS[folder]
     raise AssertionError(f"{module} is in no layer: add its folder to LAYERS")
 
 
@@ -67,7 +62,7 @@ def imported(tree: ast.AST, package: str) -> set[str]:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
                 base = f"{base}.{node.module}" if node.module else base
             found.add(base)
-            # ``from camelup import engine`` imports the module camelup.engine
+            # ``from camelup import engine`` imports the module camelup.play.engine
             found.update(f"{base}.{alias.name}" for alias in node.names)
     # The bare package runs on any import of a submodule anyway: it is no dependency.
     return {name for name in found if name.startswith("camelup.")}
@@ -96,9 +91,9 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
 
 
 def test_the_layer_check_sees_an_upward_import() -> None:
-    tree = ast.parse("def f():\n    from camelup.conformance.runner import run_cases\n")
+    tree = ast.parse("def f():\n    from camelup.harness.runner import run_cases\n")
     targets = [name for name in imported(tree, "camelup.rules") if existing(name)]
-    assert targets == ["camelup.conformance.runner"]
+    assert targets == ["camelup.harness.runner"]
     assert layer_of(targets[0]) > layer_of("camelup.rules.tiles")
 
 
@@ -112,6 +107,15 @@ def test_import_camelup_loads_only_the_library() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded, heavy = ast.literal_eval(out.stdout)
     assert heavy == []
-    above_the_engine = [m for m in loaded if m != "camelup" and layer_of(m) > 3]
-    assert above_the_engine == []
+    above_the_library = [m for m in loaded if m != "camelup" and layer_of(m) > LIBRARY]
+    assert above_the_library == []
     assert "camelup.spec.registry" not in loaded, "the library must not need the Markdown"
+
+
+def test_nothing_lies_loose_at_the_top_of_the_package() -> None:
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.stem not in {"__init__", "__main__"})
+    assert loose == []
+    folders = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
+    assert [f"camelup.{name}" for name in folders] == sorted(
+        name for name in LAYERS if name.count(".") == 1 and name != "camelup.__main__"
+    )

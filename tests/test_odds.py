@@ -1,10 +1,10 @@
-"""The odds oracle (``camelup.odds``) against independent answers.
+"""The odds oracle (``camelup.odds.exact``) against independent answers.
 
 - the perft of fresh legs: 5! x 3^5 = 29,160 sequences (1st edition) and 6!/1 x ... = 320,760
   (2nd edition), counted here from the dice alone;
 - a position worked out by hand;
 - hypothesis: on generated positions of every rule set and variant, the oracle equals the plain
-  enumeration through ``apply`` (``camelup.odds_by_apply``) exactly: places, race end, sequence
+  enumeration through ``apply`` (``camelup.odds.by_apply``) exactly: places, race end, sequence
   count, tile coins, ticket values, and the value of every tile action;
 - the rules are shared: patching a movement, crazy-camel, tile or whirlwind rule in its module
   changes ``apply`` and the odds alike;
@@ -26,7 +26,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import camelup.strategies as cst
+import camelup.testing.strategies as cst
 from camelup import (
     Camel,
     DieRoll,
@@ -41,8 +41,8 @@ from camelup import (
 )
 from camelup.io.codec import dumps
 from camelup.model.camels import Die
-from camelup.odds import GameOver, _TileSearch, action_values, leg_odds, race_estimates
-from camelup.odds_by_apply import summary
+from camelup.odds.by_apply import summary
+from camelup.odds.exact import GameOver, _TileSearch, action_values, leg_odds, race_estimates
 from camelup.rules import crazy, movement, whirlwind
 from helpers import build, ruleset
 
@@ -390,14 +390,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _odds_case() -> Any:
-    from camelup.conformance.suite import parse_case
+    from camelup.harness.suite import parse_case
 
     raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
     return parse_case(raw, "odds", "first/odds.json", 1)
 
 
 def test_odds_checks_compare_exact_fractions_whatever_their_spelling() -> None:
-    from camelup.conformance.compare import SOLVER, compare
+    from camelup.harness.compare import SOLVER, compare
 
     case = _odds_case()
     odds = dict(case.checks[0].odds)
@@ -414,7 +414,7 @@ def test_odds_checks_compare_exact_fractions_whatever_their_spelling() -> None:
 
 
 def test_partial_odds_compares_the_figures_given_and_names_the_others() -> None:
-    from camelup.conformance.compare import compare
+    from camelup.harness.compare import compare
 
     case = _odds_case()
     odds = case.checks[0].odds
@@ -441,7 +441,7 @@ def test_partial_odds_compares_the_figures_given_and_names_the_others() -> None:
 
 
 def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
-    from camelup.conformance.suite import parse_case
+    from camelup.harness.suite import parse_case
 
     raw = json.loads((REPO / "conformance/cases/first/odds.json").read_text())["cases"][1]
     with pytest.raises(ValueError, match=r"^/expect/0/after: expected 0, got 1"):
@@ -483,8 +483,8 @@ def test_cli_takes_a_position_from_the_suite() -> None:
 
 
 def test_cli_after_k_steps_of_a_case_is_that_position() -> None:
-    from camelup.adapter import run_case
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.adapter import run_case
+    from camelup.harness.suite import load_suite
     from camelup.io.codec import state_from_json
 
     case = load_suite().find("move.racing.clockwise/by-the-value")

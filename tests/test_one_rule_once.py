@@ -32,10 +32,10 @@ from camelup import (
     new_game,
     random_setup,
 )
-from camelup import strategies as cst
 from camelup.model.errors import Violation
+from camelup.play.validation import validate_state
 from camelup.rules import betting, partnership, tiles
-from camelup.validation import validate_state
+from camelup.testing import strategies as cst
 
 
 def _fresh(edition: Edition) -> State:

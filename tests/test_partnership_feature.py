@@ -1,6 +1,6 @@
 """Six to eight players without partnerships: an adapter may declare ``"partnerships": false``
 in its hello's ``supports``; the runner then sends it every case of its editions except those
-that play or show a partnership (derived from the case, :mod:`camelup.conformance.features`)."""
+that play or show a partnership (derived from the case, :mod:`camelup.harness.features`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from camelup.adapter import hello_reply
 from camelup.cli import main
-from camelup.conformance.features import needs_partnerships
-from camelup.conformance.protocol import parse_hello
-from camelup.conformance.suite import load_suite
+from camelup.harness.adapter import hello_reply
+from camelup.harness.features import needs_partnerships
+from camelup.harness.protocol import parse_hello
+from camelup.harness.suite import load_suite
 
 FAUX = Path(__file__).parent / "faux_adapters"
 NO_PARTNERSHIPS = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAUX / 'no_partnerships.py'))}"

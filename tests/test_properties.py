@@ -41,7 +41,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-import camelup.strategies as cst
+import camelup.testing.strategies as cst
 from camelup import (
     Action,
     Camel,
@@ -649,8 +649,8 @@ def test_rulesets_are_exactly_the_valid_combinations() -> None:
 
 def test_importing_camelup_does_not_import_hypothesis() -> None:
     code = (
-        "import sys, camelup, camelup.engine, camelup.io.codec;"
-        "assert 'hypothesis' not in sys.modules and 'camelup.strategies' not in sys.modules"
+        "import sys, camelup, camelup.play.engine, camelup.io.codec;"
+        "assert 'hypothesis' not in sys.modules and 'camelup.testing.strategies' not in sys.modules"
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert completed.returncode == 0, completed.stderr
@@ -664,7 +664,7 @@ def test_the_strategy_examples_hold() -> None:
 def test_drawn_states_are_valid() -> None:
     from hypothesis import given
 
-    from camelup.validation import validate_state
+    from camelup.play.validation import validate_state
 
     @given(cst.states(max_steps=60))
     def drawn(state: State) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from camelup.adapter import hello_reply
 from camelup.cli import main
+from camelup.harness.adapter import hello_reply
 
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 

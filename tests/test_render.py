@@ -1,4 +1,4 @@
-"""The board diagrams (``camelup.render``) and the ``camelup render`` command.
+"""The board diagrams (``camelup.tools.render``) and the ``camelup render`` command.
 
 The assertions are about facts of the state, read back out of the drawing: which camel is
 drawn on which space and above which, which tile lies where, what the panel says about dice,
@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-import camelup.render
+import camelup.tools.render
 from camelup import Camel, CamelUpError, State, TakePyramidTicket, TileSide, Variant, apply
-from camelup.adapter import run_case
 from camelup.cli import main
 from camelup.cli.render import use_color
-from camelup.conformance.suite import Case, load_suite
+from camelup.harness.adapter import run_case
+from camelup.harness.suite import Case, load_suite
 from camelup.io.codec import state_from_json, to_json
-from camelup.render import replay, state_svg, state_text
-from camelup.render.board import camel_look, spaces_shown
-from camelup.render.text import camel_text
+from camelup.tools.render import replay, state_svg, state_text
+from camelup.tools.render.board import camel_look, spaces_shown
+from camelup.tools.render.text import camel_text
 from helpers import board as board_of
 from helpers import build, roll, ruleset
 
@@ -55,7 +55,7 @@ def suite_cases() -> dict[str, Case]:
     return {case.id: case for case in suite.cases}
 
 
-def final_frame(case: Case) -> camelup.render.Frame:
+def final_frame(case: Case) -> camelup.tools.render.Frame:
     return replay(case.ruleset, case.given, case.steps)[-1]
 
 
@@ -387,7 +387,7 @@ def test_colour_choice(
 
 
 def test_the_package_docstring_example_runs() -> None:
-    result = doctest.testmod(camelup.render, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(camelup.tools.render, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
 
 

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 
 from camelup.cli import main
-from camelup.conformance.compare import ProtocolViolation, reply_kind
-from camelup.conformance.protocol import AdapterStartError, parse_hello
+from camelup.harness.compare import ProtocolViolation, reply_kind
+from camelup.harness.protocol import AdapterStartError, parse_hello
+from camelup.io.resources import schema_directory
 from camelup.io.schemas import DEFAULT_CLAUSES, GAME_KINDS, Schemas, Violation, bundled
-from camelup.resources import schema_directory
 from camelup.spec.registry import load_registry
 from test_conformance_inputs import first_file, write_suite
 from test_conformance_runner import MOVE_FIRST, PYTHON
@@ -94,7 +94,7 @@ def test_the_tooling_documents_have_no_default_clause_but_their_game_values_do()
 
 
 def _reference_state() -> Any:
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.suite import load_suite
 
     case = next(c for c in load_suite().cases if "state" in c.given)
     return case.given["state"]
@@ -125,8 +125,8 @@ def test_the_two_validators_accept_what_the_engine_writes(case: tuple[str, Any])
 
 
 def test_the_two_validators_agree_on_the_suite_and_its_replies() -> None:
-    from camelup.adapter import run_case
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.adapter import run_case
+    from camelup.harness.suite import load_suite
 
     for case in load_suite().cases[::7]:
         assert _both("case-file#/$defs/case", dict(case.raw)) == (True, True), case.id
@@ -179,7 +179,7 @@ def test_a_key_twice_in_a_case_file_is_an_invalid_suite(
 
 def _with_a_given_state() -> dict[str, Any]:
     """A case file of one bundled case that starts from a given state."""
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.suite import load_suite
 
     case = next(c for c in load_suite().cases if c.id == "bet.leg.take-top/top-is-five")
     return {"area": "given", "cases": [json.loads(json.dumps(dict(case.raw)))]}
@@ -215,7 +215,7 @@ def test_a_malformed_given_state_names_the_state_schema_clause(
 
 BAD_STATE = """\
 import json, sys
-from camelup.adapter import hello_reply, run_case
+from camelup.harness.adapter import hello_reply, run_case
 for line in sys.stdin:
     message = json.loads(line)
     if message["cmd"] == "hello":
@@ -250,7 +250,7 @@ def test_replies_and_hellos_follow_the_protocol_schema() -> None:
     with pytest.raises(ProtocolViolation, match=r"^/initial_state: missing key 'initial_state'$"):
         reply_kind({"steps": []})
     assert reply_kind({"errored": {"message": "boom"}}) == "errored"
-    from camelup.adapter import hello_reply
+    from camelup.harness.adapter import hello_reply
 
     hello = hello_reply()
     assert parse_hello(hello).name == "camelup"
@@ -260,7 +260,7 @@ def test_replies_and_hellos_follow_the_protocol_schema() -> None:
 
 
 def test_the_reference_adapter_answers_a_malformed_message_with_the_pointer() -> None:
-    from camelup.adapter import handle
+    from camelup.harness.adapter import handle
 
     reply = handle({"cmd": "run", "seq": 3, "case": {"id": "x"}})
     assert reply == {

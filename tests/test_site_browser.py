@@ -24,7 +24,7 @@ from urllib.parse import urldefrag, urlsplit
 import attrs
 import pytest
 
-from camelup.docs.site import build_site
+from camelup.tools.docs.site import build_site
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"

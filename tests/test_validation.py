@@ -31,8 +31,8 @@ from camelup import (
 )
 from camelup.io.codec import state_from_json, to_json
 from camelup.model.track import slot
+from camelup.play.validation import validate_state
 from camelup.spec.registry import load_registry
-from camelup.validation import validate_state
 
 B, G, R, Y, P = Camel.BLUE, Camel.GREEN, Camel.RED, Camel.YELLOW, Camel.PURPLE
 OR, W, CW, CK = Camel.ORANGE, Camel.WHITE, Camel.CRAZY_WHITE, Camel.CRAZY_BLACK
@@ -734,8 +734,8 @@ def test_engine_states_are_valid() -> None:
 
 
 def test_the_engine_never_calls_validate_state() -> None:
-    import camelup.engine
+    import camelup.play.engine
     import camelup.rules.setup
 
-    for module in (camelup.engine, camelup.rules.setup):
+    for module in (camelup.play.engine, camelup.rules.setup):
         assert "validate_state" not in vars(module)

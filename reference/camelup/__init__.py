@@ -8,7 +8,6 @@
 (4, 1)
 """
 
-from camelup.engine import Result, apply, chance_outcomes, legal_actions
 from camelup.model.actions import (
     Action,
     FormPartnership,
@@ -38,6 +37,7 @@ from camelup.model.state import (
     Tile,
     TileSide,
 )
+from camelup.play.engine import Result, apply, chance_outcomes, legal_actions
 from camelup.rules.ranking import ranking
 from camelup.rules.setup import Setup, new_game, random_setup
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from camelup.adapter import hello_reply, run_case
+from camelup.harness.adapter import hello_reply, run_case
 
 Message = dict[str, Any]
 

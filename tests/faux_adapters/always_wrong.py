@@ -7,7 +7,7 @@ from __future__ import annotations
 from _common import Message, serve
 
 from camelup import DieRoll, Edition, Ruleset, Setup, new_game
-from camelup.adapter import hello_reply
+from camelup.harness.adapter import hello_reply
 from camelup.io.codec import to_json
 from camelup.model.camels import Die
 

@@ -33,7 +33,7 @@ from typing import Any
 
 from _common import Message, reference_answer, serve, target
 
-from camelup.adapter import hello_reply
+from camelup.harness.adapter import hello_reply
 
 MODE = sys.argv[1]
 LOG = sys.argv[2]

@@ -9,8 +9,8 @@ import sys
 
 from _common import Message, reference_answer, serve
 
-import camelup.conformance.mutants as mutants
-from camelup.adapter import hello_reply
+import camelup.harness.mutants as mutants
+from camelup.harness.adapter import hello_reply
 
 mutants.activate(sys.argv[1])
 

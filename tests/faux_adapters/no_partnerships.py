@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from _common import Message, reference_answer, serve
 
-from camelup.adapter import hello_reply
+from camelup.harness.adapter import hello_reply
 
 
 def hello() -> Message:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _common import Message, serve
 
-from camelup.adapter import hello_reply
+from camelup.harness.adapter import hello_reply
 
 
 def hello() -> Message:

@@ -3,7 +3,7 @@
 Each verb lives in a module of its own (``camelup.cli.spec.*``, ``camelup.cli.conformance.*``)
 that declares its options, a typed options class built from them and its handler, as a
 :class:`~camelup.cli.common.Verb`. This module builds the parser from the verbs and runs one,
-turning what can go wrong around any verb into its exit code (:mod:`camelup.exits`): a
+turning what can go wrong around any verb into its exit code (:mod:`camelup.io.exits`): a
 signal, standard output that cannot be written, or a bug.
 """
 
@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from camelup import exits
 from camelup.cli import signals
 from camelup.cli.common import HelpFormatter, error_line, group
 from camelup.cli.output import OutputError, guarded_stdout, silence_stdout
+from camelup.io import exits
 
 DESCRIPTION = "The Camel Up reference implementation: the spec's clauses and the conformance suite."
 
@@ -25,8 +25,8 @@ DESCRIPTION = "The Camel Up reference implementation: the spec's clauses and the
 def version() -> str:
     """``camelup 0.1.0 (adapter protocol 1)``: the installed package's version (pyproject.toml
     is its one source) and the protocol the runner speaks."""
-    from camelup.conformance.protocol import PROTOCOL
-    from camelup.resources import package_version
+    from camelup.harness.protocol import PROTOCOL
+    from camelup.io.resources import package_version
 
     return f"camelup {package_version()} (adapter protocol {PROTOCOL})"
 

@@ -15,8 +15,8 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from camelup import exits
-from camelup.safe_text import printable
+from camelup.io import exits
+from camelup.io.safe_text import printable
 
 
 class UsageError(Exception):

@@ -17,8 +17,8 @@ from typing import Any
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import UsageError, Verb
+from camelup.io import exits
 
 HELP = "regenerate the rulings and chapter pages of docs/, or build the static site"
 
@@ -62,7 +62,7 @@ def _site_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _checkout() -> Path:
-    from camelup.resources import CHECKOUT
+    from camelup.io.resources import CHECKOUT
 
     if not (CHECKOUT / "docs").is_dir() or not (CHECKOUT / "spec").is_dir():
         raise UsageError("no docs/ folder beside the package: run from a source checkout, or --out")
@@ -72,7 +72,7 @@ def _checkout() -> Path:
 def write_pages(folder: Path) -> list[Path]:
     """Write the generated files below ``folder``, removing generated files that are no
     longer produced; returns the files whose content changed."""
-    from camelup.docs.pages import GENERATED_FOLDERS, build_pages
+    from camelup.tools.docs.pages import GENERATED_FOLDERS, build_pages
 
     pages = build_pages()
     changed = []
@@ -95,7 +95,7 @@ def write_pages(folder: Path) -> list[Path]:
 def stale_files(folder: Path) -> list[str]:
     """The generated files of ``folder`` that differ from a fresh build into a temporary
     folder: missing, changed, or no longer generated."""
-    from camelup.docs.pages import GENERATED_FOLDERS
+    from camelup.tools.docs.pages import GENERATED_FOLDERS
 
     with tempfile.TemporaryDirectory() as scratch:
         fresh = Path(scratch)
@@ -141,7 +141,7 @@ def build(options: BuildOptions) -> int:
 
 
 def site(options: SiteOptions) -> int:
-    from camelup.docs.site import BrokenLinks, NotASiteFolder, build_site
+    from camelup.tools.docs.site import BrokenLinks, NotASiteFolder, build_site
 
     root = Path(options.root) if options.root else _checkout()
     try:

@@ -1,5 +1,5 @@
 """``camelup odds``: the exact odds of the current leg, the value of each action, and (with
-``--race N``) Monte Carlo estimates of the whole race. The model is :mod:`camelup.odds`'s.
+``--race N``) Monte Carlo estimates of the whole race. The model is :mod:`camelup.odds.exact`'s.
 
 Exit codes: 0 done; 2 usage error or a finished game (nothing to compute); 3 the state (or the
 case) cannot be read: one line naming the JSON pointer at fault.
@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb
+from camelup.io import exits
 
 DESCRIPTION = """\
 Exact odds of the current leg of a position: each racing camel's chance of each place, the
@@ -102,8 +102,8 @@ def _state_from_file(name: str) -> Any:
 
 
 def _state_from_case(options: OddsOptions) -> Any:
-    from camelup.adapter import run_case
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.adapter import run_case
+    from camelup.harness.suite import load_suite
     from camelup.io.codec import state_from_json
     from camelup.model.errors import CamelUpError
 
@@ -144,7 +144,7 @@ def _action_label(action: Any) -> str:
 
 def handle(options: OddsOptions) -> int:
     """Compute and print the odds; the exit code."""
-    from camelup import odds
+    from camelup.odds import exact as odds
 
     if (options.state is None) == (options.case is None):
         return _fail("give either STATE.json or --case ID", exits.USAGE)

@@ -1,7 +1,7 @@
 """``camelup render``: draw a state, or a step of a conformance case, as SVG or text.
 
 The verb lives in its own module and touches the rest of the command line only through
-:data:`VERB`; the drawing itself is :mod:`camelup.render`.
+:data:`VERB`; the drawing itself is :mod:`camelup.tools.render`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import IO, Any
 
 import attrs
 
-from camelup import exits
 from camelup.cli.colour import use_color
 from camelup.cli.common import Verb
+from camelup.io import exits
 
 HELP = "draw a state, or a step of a conformance case, as an SVG diagram or as text"
 DETAILS = """\
@@ -97,9 +97,9 @@ def _read_state(path: str) -> Any:
 
 def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     """The state to draw and the events of the step that led to it."""
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.suite import load_suite
     from camelup.model.errors import CamelUpError
-    from camelup.render import replay
+    from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # _draw calls this for a --case only
@@ -145,7 +145,7 @@ def _draw(options: RenderOptions, stream: IO[str] | None) -> str:
         state, events = _case_frame(options)
     else:
         state, events = _read_state(options.state), ()
-    from camelup.render import state_svg, state_text
+    from camelup.tools.render import state_svg, state_text
 
     if options.format == "svg":
         return state_svg(state, move=events)

@@ -1,5 +1,5 @@
 """SIGINT and SIGTERM during a command: the first one stops the work where it is (as an
-:class:`~camelup.exits.Interrupted`), so that what already finished can still be written out.
+:class:`~camelup.io.exits.Interrupted`), so that what already finished can still be written out.
 
 While a report is being written (:meth:`Signals.deferred`) a signal is only remembered: the
 report is never cut in the middle of a line. Signals after the first are remembered too, so
@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from camelup.exits import Interrupted
+from camelup.io.exits import Interrupted
 
 HANDLED = (signal.SIGINT, signal.SIGTERM)
 

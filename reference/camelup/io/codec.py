@@ -13,7 +13,7 @@ on a document the schema accepted (an integral number such as ``3.0`` is the int
 JSON Schema says). Last, what no schema can say is checked by the rules: a ruleset by the
 :class:`~camelup.model.ruleset.Ruleset` constructor (raising
 :class:`~camelup.model.errors.InvalidRuleset`, with the pointer set), a state by
-:func:`camelup.validation.validate_state`, and the order of a state's tiles here.
+:func:`camelup.play.validation.validate_state`, and the order of a state's tiles here.
 
 >>> from camelup import Camel, TakeLegTicket
 >>> to_json(TakeLegTicket(0, Camel.BLUE))
@@ -50,13 +50,13 @@ from camelup.model.events import Event
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, GameResult, LegTicket, Player, State, Tile
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MIN_SPACE, SLOTS, slot
-from camelup.rules.setup import Setup
-from camelup.validation import (
+from camelup.play.validation import (
     Claims,
     claimed_partnerships,
     claims_problem,
     validate_state,
 )
+from camelup.rules.setup import Setup
 
 __all__ = [
     "TAGS",
@@ -367,7 +367,7 @@ def _claims(document: dict[str, Any], ruleset: Ruleset) -> Claims:
 
 def state_from_json(value: Any, pointer: str = "", *, checked: bool = False) -> State:
     """A state: well formed (else InvalidState "malformed"), possible under the rules (else
-    InvalidState from :func:`camelup.validation.validate_state`), and with the members the
+    InvalidState from :func:`camelup.play.validation.validate_state`), and with the members the
     state derives (pyramid, ticket stacks, hands, partners, result) as it derives them."""
     _gate("state", value, pointer, checked)
     state = _state(value, pointer)

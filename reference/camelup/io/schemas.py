@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 
 from camelup.io.jsonio import JSONInputError, find, pointer, printable, read_json_file
-from camelup.resources import schema_directory
+from camelup.io.resources import schema_directory
 
 __all__ = [
     "BASE_URI",

@@ -6,7 +6,7 @@ import attrs
 
 from camelup.model.camels import Camel, Die
 from camelup.model.errors import Violation
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 
 @attrs.frozen(repr=False)

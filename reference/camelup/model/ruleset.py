@@ -7,7 +7,7 @@ import attrs
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.enums import IdentityEnum
 from camelup.model.errors import InvalidRuleset
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 
 class Edition(IdentityEnum):

@@ -5,7 +5,7 @@ fact once: what can be worked out from other members is derived, never stored be
 (the pyramid from the revealed dice, the ticket stacks from the tickets held, the hands from
 the finish piles, both sides of a partnership from one pair, whether the race is over from the
 track, the winners from the money). So no two members can disagree. No validator runs when a
-state is built: loading untrusted data goes through :func:`camelup.validation.validate_state`.
+state is built: loading untrusted data goes through :func:`camelup.play.validation.validate_state`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
 from camelup.model.enums import IdentityEnum
 from camelup.model.ruleset import PYRAMID_TICKETS, Ruleset
+from camelup.model.trace import implements, implements_value
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack, slot
-from camelup.trace import implements, implements_value
 
 _FIRST_SLOT = slot(FIRST_SPACE)
 _PAST_LAST_SLOT = slot(LAST_SPACE) + 1

@@ -8,7 +8,7 @@ of every camel stays on record (and ranks by the same rule as everywhere else).
 from __future__ import annotations
 
 from camelup.model.camels import Camel
-from camelup.trace import implements_value
+from camelup.model.trace import implements_value
 
 FIRST_SPACE = 1
 LAST_SPACE = 16

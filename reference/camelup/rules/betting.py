@@ -9,7 +9,7 @@ from camelup.model.camels import Camel
 from camelup.model.errors import Violation
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import State
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 BetKind = Literal["leg tickets", "finish cards"]
 

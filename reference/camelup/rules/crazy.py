@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from camelup.model.camels import CRAZY_CAMELS, Camel
 from camelup.model.ruleset import Ruleset, Variant
+from camelup.model.trace import implements
 from camelup.model.track import Stack
-from camelup.trace import implements
 
 
 @implements(

@@ -6,7 +6,7 @@ from camelup.model.camels import Camel
 from camelup.model.events import FinishCardScored
 from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.state import FinishCard, Pile
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 CORRECT_CARD_PAYOUTS = (8, 5, 3, 2)
 LATER_CORRECT_CARD_PAYOUT = 1

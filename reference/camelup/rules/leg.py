@@ -6,7 +6,7 @@ from camelup.model.camels import Camel
 from camelup.model.events import LegScored, PlayerLegScore, StartPlayerPassed
 from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.state import LegTicket, Player
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 
 @implements("leg.end.first", "leg.end.second")

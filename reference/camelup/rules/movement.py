@@ -17,9 +17,9 @@ from camelup.model.errors import Violation
 from camelup.model.events import Direction, Event, RaceEnded, TilePaid, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
+from camelup.model.trace import implements
 from camelup.model.track import LAST_SPACE, MIN_SPACE, Stack
 from camelup.rules import crazy, whirlwind
-from camelup.trace import implements
 
 Track = list[Stack]
 

@@ -6,7 +6,7 @@ import functools
 
 from camelup.model.errors import Violation
 from camelup.model.state import State
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 
 @implements(

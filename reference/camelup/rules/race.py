@@ -1,7 +1,7 @@
 """The race kernel: what revealing one die does to the track (chapters 5 to 8 and 11).
 
 :func:`reveal` is the one place where a die roll becomes camel movement. ``apply`` calls it for
-the pyramid action, with a list to record the events in; the odds oracle (:mod:`camelup.odds`)
+the pyramid action, with a list to record the events in; the odds oracle (:mod:`camelup.odds.exact`)
 calls it, or its two halves (:func:`lift_mover`, then ``movement.move_camel_unit`` once per
 number of the die), directly on a bare track, with no ``State``, ``Player`` or events at all.
 
@@ -19,9 +19,9 @@ from camelup.model.dice import DieRoll
 from camelup.model.events import CrazyCamelChosen, Event, TilePaid
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
+from camelup.model.trace import implements
 from camelup.model.track import Stack
 from camelup.rules import crazy, movement
-from camelup.trace import implements
 
 Track = movement.Track
 _GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call

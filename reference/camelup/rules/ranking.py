@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from camelup.model.camels import CRAZY_CAMELS, Camel
+from camelup.model.trace import implements
 from camelup.model.track import Stack
-from camelup.trace import implements
 
 _CRAZY = frozenset(CRAZY_CAMELS)
 _WHITE, _BLACK = CRAZY_CAMELS

@@ -16,8 +16,8 @@ from camelup.model.dice import DieRoll, face_problem
 from camelup.model.errors import InvalidSetup, pointer
 from camelup.model.ruleset import STARTING_MONEY, Edition, Ruleset
 from camelup.model.state import Player, State
+from camelup.model.trace import implements
 from camelup.model.track import LAST_SPACE, SLOTS, slot
-from camelup.trace import implements
 
 CRAZY_START_SPACE = {1: LAST_SPACE, 2: LAST_SPACE - 1, 3: LAST_SPACE - 2}
 

@@ -10,8 +10,8 @@ import functools
 from camelup.model.errors import Violation
 from camelup.model.ruleset import Edition, Variant
 from camelup.model.state import State, TileSide
+from camelup.model.trace import implements
 from camelup.model.track import LAST_SPACE, MIN_SPACE, WHIRLWIND_SPACES
-from camelup.trace import implements
 
 SIDES = {
     Edition.FIRST: (TileSide.OASIS, TileSide.MIRAGE),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from camelup.model.errors import Violation
 from camelup.model.state import State
-from camelup.trace import implements
+from camelup.model.trace import implements
 
 
 @implements("turn.game-over", "turn.order", "turn.one-action")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from camelup.model.events import Event, WhirlwindStep
+from camelup.model.trace import implements
 from camelup.model.track import MIN_SPACE, Stack
-from camelup.trace import implements
 
 _SIX, _SEVEN, _EIGHT, _NINE = 6, 7, 8, 9
 

@@ -20,7 +20,7 @@ from typing import Literal
 
 import attrs
 
-from camelup.resources import spec_directory
+from camelup.io.resources import spec_directory
 
 RULE_SETS = frozenset({"first", "second", "whirlwind"})
 LEVELS = frozenset({"must", "may", "informative"})

@@ -11,9 +11,9 @@ import sys
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb, say
 from camelup.cli.conformance import shared
+from camelup.io import exits
 
 
 @attrs.frozen
@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: CoverageOptions) -> int:
-    from camelup.conformance.validate import coverage as rows_of
+    from camelup.harness.validate import coverage as rows_of
     from camelup.spec.registry import load_registry
 
     suite = shared.load(options.suite)

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from camelup import exits
 from camelup.cli import colour
 from camelup.cli.common import Verb, error_line
 from camelup.cli.conformance import shared
-from camelup.safe_text import printable
+from camelup.io import exits
+from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
-    from camelup.conformance.compare import Mismatch
-    from camelup.conformance.suite import Case, Check
+    from camelup.harness.compare import Mismatch
+    from camelup.harness.suite import Case, Check
 
 
 @attrs.frozen
@@ -66,17 +66,17 @@ def handle(options: ExplainOptions) -> int:
 
 
 def _explain(options: ExplainOptions, say: _Out) -> int:
-    from camelup.conformance.compare import (
+    from camelup.harness.compare import (
         ProtocolViolation,
         compare,
         describe_action,
         reply_kind,
         wire_for,
     )
-    from camelup.conformance.divergence import first_divergence, reference_reply, silence_note
-    from camelup.conformance.features import needs_partnerships
-    from camelup.conformance.protocol import AdapterStartError, Reply
-    from camelup.conformance.runner import verdict
+    from camelup.harness.divergence import first_divergence, reference_reply, silence_note
+    from camelup.harness.features import needs_partnerships
+    from camelup.harness.protocol import AdapterStartError, Reply
+    from camelup.harness.runner import verdict
 
     suite = shared.load(options.suite)
     case = shared.find(suite, options.case_id)
@@ -177,7 +177,7 @@ def _pictures(
     say: _Out,
 ) -> None:
     """The board before and after the diverging step, on both sides, as text."""
-    from camelup.conformance.divergence import positions
+    from camelup.harness.divergence import positions
 
     mine, theirs = positions(body), positions(reference)
     if moment == 0:
@@ -216,7 +216,7 @@ def _picture(state_json: Any, events_json: Any) -> str:
     the step's unit moves; one line saying why when it cannot be drawn."""
     from camelup.io.codec import event_from_json, state_as_written
     from camelup.model.errors import CamelUpError
-    from camelup.render.text import state_text
+    from camelup.tools.render.text import state_text
 
     try:
         state = state_as_written(state_json)
@@ -241,7 +241,7 @@ def _events_line(events: Any) -> str:
 
 
 def _check_label(check: Check) -> str:
-    from camelup.conformance import suite as kinds
+    from camelup.harness import suite as kinds
 
     if isinstance(check, kinds.StateCheck):
         return "state " + ", ".join(p or "/" for p in check.values)
@@ -270,9 +270,9 @@ def _timeline(
 ) -> None:
     """Every step and every check at it: ``ok``, ``x`` (failed, as the check alone judges
     it), or ``-`` (not compared), with the first divergence from the reference marked."""
-    from camelup.conformance.compare import applicable, describe_action, error_text
-    from camelup.conformance.divergence import after_divergence
-    from camelup.conformance.suite import StateCheck
+    from camelup.harness.compare import applicable, describe_action, error_text
+    from camelup.harness.divergence import after_divergence
+    from camelup.harness.suite import StateCheck
 
     failed = {(m.check, m.pointer) for m in mismatches}
     steps = body.get("steps", [])

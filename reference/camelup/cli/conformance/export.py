@@ -15,8 +15,8 @@ from pathlib import Path
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb
+from camelup.io import exits
 
 BUNDLE_FORMAT = 1
 HELP = (
@@ -48,9 +48,9 @@ def handle(options: ExportOptions) -> int:
     from collections import Counter
 
     from camelup.cli.conformance.report import ruleset_name
-    from camelup.conformance.protocol import PROTOCOL
-    from camelup.conformance.suite import case_files, load_suite, suite_directory
-    from camelup.resources import package_version
+    from camelup.harness.protocol import PROTOCOL
+    from camelup.harness.suite import case_files, load_suite, suite_directory
+    from camelup.io.resources import package_version
 
     def fail(code: int, message: str) -> int:
         print(f"camelup conformance export: {message}", file=sys.stderr)

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import INTERVAL
-from camelup.safe_text import printable
+from camelup.io import exits
+from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
-    from camelup.conformance.expectations import Expectations
-    from camelup.conformance.fuzz import Finding, FuzzResult, Progress
+    from camelup.harness.expectations import Expectations
+    from camelup.harness.fuzz import Finding, FuzzResult, Progress
 
 
 @attrs.frozen
@@ -149,7 +149,7 @@ class ProgressLine:
 
 def _expectations(option: str | None) -> Expectations | None:
     """The expectations file, or None (after its one-line error) when it cannot be used."""
-    from camelup.conformance.expectations import (
+    from camelup.harness.expectations import (
         Expectations,
         ExpectationsError,
         load_expectations,
@@ -165,9 +165,9 @@ def _expectations(option: str | None) -> Expectations | None:
 
 
 def handle(options: FuzzOptions) -> int:
-    from camelup.conformance.fuzz import AdapterBroke, NoCommonRuleset, configs_for
-    from camelup.conformance.fuzz import fuzz as run_fuzz
-    from camelup.conformance.protocol import AdapterStartError
+    from camelup.harness.fuzz import AdapterBroke, NoCommonRuleset, configs_for
+    from camelup.harness.fuzz import fuzz as run_fuzz
+    from camelup.harness.protocol import AdapterStartError
 
     configs = configs_for(options.rulesets)
     if not configs:
@@ -264,7 +264,7 @@ def _finding_line(finding: Finding) -> str:
 
 
 def _write(findings: Sequence[Finding], options: FuzzOptions) -> int:
-    from camelup.conformance.shrink import case_file_text
+    from camelup.harness.shrink import case_file_text
 
     cases: list[dict[str, Any]] = [f.case for f in findings]
     if options.output_dir is not None:

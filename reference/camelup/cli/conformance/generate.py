@@ -8,9 +8,9 @@ from pathlib import Path
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
+from camelup.io import exits
 
 
 @attrs.frozen
@@ -36,13 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def installed_copy(root: Path) -> bool:
     """Whether ``root`` is the suite bundled inside the installed package (a wheel install),
     not a checkout's conformance/ folder: a copy nobody means to edit."""
-    from camelup.resources import PACKAGE
+    from camelup.io.resources import PACKAGE
 
     return root.resolve().is_relative_to(PACKAGE)
 
 
 def handle(options: GenerateOptions) -> int:
-    from camelup.conformance.generate import FOLDER, check, write
+    from camelup.harness.generate import FOLDER, check, write
     from camelup.io.jsonio import parse_json
 
     root = shared.suite_root(options.suite)

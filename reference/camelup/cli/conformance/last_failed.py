@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from camelup.conformance.runner import RunReport
-    from camelup.conformance.suite import Case
+    from camelup.harness.runner import RunReport
+    from camelup.harness.suite import Case
 
 FILE = ".camelup-lastfailed.json"
 

@@ -7,9 +7,9 @@ import json
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb, say
 from camelup.cli.conformance import shared
+from camelup.io import exits
 
 
 @attrs.frozen

@@ -1,6 +1,6 @@
 """``camelup conformance mutants``: how many wrong rule implementations the suite rejects.
 
-Each mutant of :mod:`camelup.conformance.mutants` is applied in this process (and undone after),
+Each mutant of :mod:`camelup.harness.mutants` is applied in this process (and undone after),
 and the whole suite runs against the patched reference engine in-process. A mutant is
 **killed** when at least one case fails or errors, and the kill **names the right clause** when
 a failing check of one of those cases names the mutated clause (the clause its report shows: the
@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
+from camelup.io import exits
 
 if TYPE_CHECKING:
-    from camelup.conformance.mutants import Mutant
-    from camelup.conformance.runner import CaseResult
-    from camelup.conformance.suite import Case
+    from camelup.harness.mutants import Mutant
+    from camelup.harness.runner import CaseResult
+    from camelup.harness.suite import Case
 
 HELP = (
     "run the suite against every mutant (a plausible wrong rule implementation); fail if one"
@@ -86,9 +86,9 @@ def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Ve
     trying the cases with a check judging that clause first, and only if none fails the others
     (the verdict then lists one case; a survivor still runs them all).
     """
-    from camelup.conformance.mutants import applied
-    from camelup.conformance.protocol import InProcessReference
-    from camelup.conformance.runner import run_cases
+    from camelup.harness.mutants import applied
+    from camelup.harness.protocol import InProcessReference
+    from camelup.harness.runner import run_cases
 
     def failing(batch: Sequence[Case]) -> list[CaseResult]:
         report = run_cases(batch, InProcessReference())
@@ -134,8 +134,8 @@ _WORKER_CASES: list[Case] = []  # each worker process loads the suite once
 
 
 def _judge_in_worker(name: str, suite: str | None, first_kill: bool) -> Verdict:
-    from camelup.conformance.mutants import CATALOGUE
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.mutants import CATALOGUE
+    from camelup.harness.suite import load_suite
 
     if not _WORKER_CASES:
         _WORKER_CASES.extend(load_suite(Path(suite) if suite else None).cases)
@@ -150,7 +150,7 @@ def judge_all(
     first_kill: bool = False,
 ) -> list[Verdict]:
     """One verdict per mutant, in the order of ``names``."""
-    from camelup.conformance.mutants import CATALOGUE
+    from camelup.harness.mutants import CATALOGUE
 
     if jobs <= 1 or len(names) <= 1:
         return [judge(CATALOGUE[name], cases, first_kill) for name in names]
@@ -185,7 +185,7 @@ class MutantsOptions:
 
     @classmethod
     def from_namespace(cls, namespace: argparse.Namespace) -> MutantsOptions:
-        from camelup.conformance.mutants import CATALOGUE
+        from camelup.harness.mutants import CATALOGUE
 
         unknown = [name for name in namespace.mutant if name not in CATALOGUE]
         if unknown:
@@ -203,9 +203,9 @@ class MutantsOptions:
 
 
 def handle(options: MutantsOptions) -> int:
-    from camelup.conformance.mutants import CATALOGUE
-    from camelup.conformance.protocol import InProcessReference
-    from camelup.conformance.runner import run_cases
+    from camelup.harness.mutants import CATALOGUE
+    from camelup.harness.protocol import InProcessReference
+    from camelup.harness.runner import run_cases
 
     if options.list:
         for mutant in CATALOGUE.values():
@@ -268,7 +268,7 @@ VERB = Verb(
     add_arguments=add_arguments,
     options=MutantsOptions.from_namespace,
     handle=handle,
-    details="Each mutant (camelup.conformance.mutants) is applied in this process and undone"
+    details="Each mutant (camelup.harness.mutants) is applied in this process and undone"
     " after it; a mutant is killed when a case fails or errors, and the kill names the right"
     " clause when a failing check of one of those cases names the mutated clause (as the"
     " report does).",

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from camelup.conformance.runner import CaseResult
+    from camelup.harness.runner import CaseResult
 
 INTERVAL = 0.1
 

@@ -1,7 +1,7 @@
 """``camelup conformance report``: a compatibility report of several implementations.
 
 For each implementation (the reference in-process, then each adapter with its expectations
-file) the suite is run with :func:`~camelup.conformance.runner.run_cases`, and the report shows
+file) the suite is run with :func:`~camelup.harness.runner.run_cases`, and the report shows
 a table of cases run, passed, failed, errored and skipped per rule set and spec chapter, then
 every failure with its clause and the one-line reason of the expectations file. Known failures
 (xfail) count as failures here: the report says what an implementation gets wrong, not whether
@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb, status
 from camelup.cli.conformance import shared
+from camelup.io import exits
 
 if TYPE_CHECKING:
-    from camelup.conformance.runner import CaseResult, RunReport
-    from camelup.conformance.suite import Case
+    from camelup.harness.runner import CaseResult, RunReport
+    from camelup.harness.suite import Case
 
 HELP = (
     "a Markdown compatibility report: per implementation, cases run, passed, failed and skipped"
@@ -151,14 +151,14 @@ def _implementations(options: ReportOptions) -> list[Implementation]:
 
 
 def handle(options: ReportOptions) -> int:
-    from camelup.conformance.expectations import (
+    from camelup.harness.expectations import (
         Expectations,
         ExpectationsError,
         load_expectations,
     )
-    from camelup.conformance.protocol import InProcessReference, SubprocessAdapter
-    from camelup.conformance.runner import Client, run_cases
-    from camelup.conformance.suite import load_suite, suite_directory
+    from camelup.harness.protocol import InProcessReference, SubprocessAdapter
+    from camelup.harness.runner import Client, run_cases
+    from camelup.harness.suite import load_suite, suite_directory
 
     def fail(code: int, message: str) -> int:
         print(f"camelup conformance report: {message}", file=sys.stderr)
@@ -262,7 +262,7 @@ def _counts(results: Sequence[CaseResult]) -> dict[str, int]:
 
 
 def _title(implementation: Implementation, report: RunReport) -> str:
-    from camelup.conformance.compare import is_solver
+    from camelup.harness.compare import is_solver
 
     if report.hello is None:
         return implementation.shown
@@ -363,7 +363,7 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if unsupported:
         listed = ", ".join(f"{name} ({count})" for name, count in sorted(unsupported.items()))
         lines += [f"Not declared, so not run: {listed}.", ""]
-    from camelup.conformance.features import PARTNERSHIP_SKIP
+    from camelup.harness.features import PARTNERSHIP_SKIP
 
     without = sum(r.reason == PARTNERSHIP_SKIP for r in report.results)
     if without:
@@ -373,7 +373,7 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if failures:
         lines += [f"### Failures ({len(failures)})", "", "| case | clause | reason |"]
         lines.append("|---|---|---|")
-        from camelup.conformance.reports import failing_clause
+        from camelup.harness.reports import failing_clause
 
         for result in sorted(failures, key=lambda r: _case_order(r.case)):
             case = result.case

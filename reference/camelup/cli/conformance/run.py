@@ -15,19 +15,19 @@ from typing import IO, TYPE_CHECKING
 
 import attrs
 
-from camelup import exits
 from camelup.cli import colour, signals
 from camelup.cli.common import UsageError, Verb, error_line, status
 from camelup.cli.conformance import last_failed, shared
 from camelup.cli.conformance.progress import Progress
-from camelup.safe_text import printable
+from camelup.io import exits
+from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
-    from camelup.conformance.protocol import Hello
-    from camelup.conformance.runner import CaseResult
-    from camelup.conformance.suite import Suite
+    from camelup.harness.protocol import Hello
+    from camelup.harness.runner import CaseResult
+    from camelup.harness.suite import Suite
 
-# camelup.conformance.reports.FORMATS (a test keeps them equal): the parser is built without
+# camelup.harness.reports.FORMATS (a test keeps them equal): the parser is built without
 # importing the conformance layer.
 FORMATS = ("human", "jsonl", "junit", "tap", "markdown")
 
@@ -136,7 +136,7 @@ class _Sink:
 
 def _with_registry_problems(suite: Suite) -> Suite:
     """The suite with the problems of clause, ruling and variant IDs added (cheap to check)."""
-    from camelup.conformance.validate import registry_problems
+    from camelup.harness.validate import registry_problems
     from camelup.spec.registry import load_registry
 
     registry = load_registry()
@@ -145,9 +145,9 @@ def _with_registry_problems(suite: Suite) -> Suite:
 
 
 def handle(options: RunOptions) -> int:
-    from camelup.conformance.expectations import Expectations, ExpectationsError, load_expectations
-    from camelup.conformance.reports import jsonl_case, jsonl_footer, jsonl_header, render
-    from camelup.conformance.runner import run_cases
+    from camelup.harness.expectations import Expectations, ExpectationsError, load_expectations
+    from camelup.harness.reports import jsonl_case, jsonl_footer, jsonl_header, render
+    from camelup.harness.runner import run_cases
 
     suite = _with_registry_problems(shared.load(options.suite))
     shared.report_problems(suite)

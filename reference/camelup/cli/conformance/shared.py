@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import attrs
 
 from camelup.cli.common import InvalidSuite, UsageError
-from camelup.safe_text import printable
+from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:  # the conformance layer is imported when a verb runs, not to build the parser
-    from camelup.conformance.runner import Client
-    from camelup.conformance.suite import Case, Suite
+    from camelup.harness.runner import Client
+    from camelup.harness.suite import Case, Suite
 
 PREFIX = "camelup conformance"
 MAX_SECONDS = 86_400.0  # a day: far beyond any sane case, far below what a lock wait accepts
@@ -38,7 +38,7 @@ def add_suite(parser: argparse.ArgumentParser) -> None:
 
 def suite_root(option: str | None) -> Path:
     """The folder of ``--suite``, or the bundled suite; UsageError when there is none."""
-    from camelup.conformance.suite import suite_directory
+    from camelup.harness.suite import suite_directory
 
     if option is None:
         try:
@@ -52,7 +52,7 @@ def suite_root(option: str | None) -> Path:
 
 
 def load(option: str | None) -> Suite:
-    from camelup.conformance.suite import load_suite
+    from camelup.harness.suite import load_suite
 
     return load_suite(suite_root(option))
 
@@ -95,7 +95,7 @@ class Filters:
         )
 
     def select(self, cases: Sequence[Case]) -> list[Case]:
-        from camelup.conformance.suite import select
+        from camelup.harness.suite import select
 
         return list(select(cases, self.rulesets, self.clauses, self.ids))
 
@@ -168,7 +168,7 @@ class AdapterOptions:
 
     def client(self) -> Client:
         """The adapter program, or the in-process reference when there is none."""
-        from camelup.conformance.protocol import (
+        from camelup.harness.protocol import (
             AdapterStartError,
             InProcessReference,
             SubprocessAdapter,

@@ -8,9 +8,9 @@ import textwrap
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb, say
 from camelup.cli.conformance import shared
+from camelup.io import exits
 
 
 @attrs.frozen

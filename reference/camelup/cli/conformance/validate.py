@@ -8,10 +8,10 @@ from pathlib import Path
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import UsageError, Verb
 from camelup.cli.conformance import shared
-from camelup.safe_text import printable
+from camelup.io import exits
+from camelup.io.safe_text import printable
 
 
 @attrs.frozen
@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: ValidateOptions) -> int:
-    from camelup.conformance.suite import case_files, load_suite, schema_folder
-    from camelup.conformance.validate import validate_suite
+    from camelup.harness.suite import case_files, load_suite, schema_folder
+    from camelup.harness.validate import validate_suite
 
     if options.files:
         files = [Path(f) for f in options.files]

@@ -7,9 +7,9 @@ import sys
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb
 from camelup.cli.spec.folder import spec_directory
+from camelup.io import exits
 
 
 @attrs.frozen

@@ -10,7 +10,7 @@ from camelup.cli.common import UsageError
 def spec_directory(option: str | None, *, rulings: bool = False) -> Path:
     """The folder of ``--spec`` (default: the bundled spec). UsageError when it is not a
     folder, or, with ``rulings``, has no rulings register (not a spec folder at all)."""
-    from camelup.resources import spec_directory as bundled
+    from camelup.io.resources import spec_directory as bundled
 
     if option is None:
         return bundled()

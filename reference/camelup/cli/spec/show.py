@@ -6,8 +6,8 @@ import argparse
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb, error_line, say
+from camelup.io import exits
 
 
 @attrs.frozen

@@ -6,9 +6,9 @@ import argparse
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb
 from camelup.cli.spec.folder import spec_directory
+from camelup.io import exits
 
 
 @attrs.frozen

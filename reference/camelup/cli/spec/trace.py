@@ -8,8 +8,8 @@ from pathlib import Path
 
 import attrs
 
-from camelup import exits
 from camelup.cli.common import Verb
+from camelup.io import exits
 
 
 @attrs.frozen
@@ -26,9 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: TraceOptions) -> int:
-    import camelup.engine  # noqa: F401  (imports every rules module, which registers the sites)
+    import camelup.play.engine  # noqa: F401  (imports every rules module, which registers the sites)
+    from camelup.model.trace import sites
     from camelup.spec.registry import load_registry
-    from camelup.trace import sites
 
     registry = load_registry()
     by_clause: dict[str, list[str]] = {}

@@ -1,0 +1,5 @@
+import sys
+
+from camelup.harness.adapter import main
+
+sys.exit(main())

@@ -1,0 +1,897 @@
+"""Judging an adapter's reply against a case: the runner compares, the adapter never sees the
+expectations.
+
+Both sides are canonicalised before they are compared: sets written as arrays (finish cards in
+hand, dice in the pyramid, modules, variants, tiles, winning seats) are put in canonical order,
+empty spaces beyond the finish line are dropped from the track, a racing die's ``"colour": null``
+is dropped, and integral numbers compare equal whatever their JSON spelling. Booleans never
+equal numbers.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from camelup.harness.suite import (
+    Case,
+    Check,
+    ErrorCheck,
+    EventsCheck,
+    LegalActionsCheck,
+    OddsCheck,
+    RankingCheck,
+    StateCheck,
+    UnchangedCheck,
+)
+from camelup.harness.unpatched import unpatched
+from camelup.io import schemas
+from camelup.io.jsonio import pointer
+
+RACING_ORDER = {
+    "first": ("blue", "green", "orange", "yellow", "white"),
+    "second": ("blue", "green", "red", "yellow", "purple"),
+}
+_ON_BOARD = frozenset(str(space) for space in range(1, 17))
+
+
+class ProtocolViolation(Exception):
+    """The reply does not have the shape protocol 1 requires (the case cannot be judged)."""
+
+
+class _NoValue:
+    """The marker of a side a mismatch has no value for (a pointer missing from the reply)."""
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+
+
+@attrs.frozen
+class Mismatch:
+    """One way the reply differs from the case: at which moment, for which clause, and how.
+
+    ``clause`` is the failing check's clause (its own, else the case's primary clause; an events
+    check without one names the clause of the first differing expected event). ``expected`` and
+    ``actual`` are the canonical JSON values compared, ``NO_VALUE`` where a side has none."""
+
+    after: int
+    clause: str
+    summary: str
+    diff: tuple[str, ...] = ()
+    check: int | None = None  # index into the case's expect array; None for an unexpected rejection
+    pointer: str | None = None  # for a state check: the JSON pointer that differs
+    expected: Any = attrs.field(default=NO_VALUE, eq=False)
+    actual: Any = attrs.field(default=NO_VALUE, eq=False)
+    pointers: tuple[str, ...] = ()  # for a divergence: every member that differs
+    divergence: bool = False  # the first divergence from the reference (divergence.py)
+
+
+# ----------------------------------------------------------------------- canonical JSON values
+
+
+def _key_order(key: str) -> tuple[int, int, str]:
+    """Keys in reading order: numbers (track spaces) by value, ahead of the other keys."""
+    if key.lstrip("-").isdigit():
+        return (0, int(key), key)
+    return (1, 0, key)
+
+
+def in_reading_order(value: Any) -> Any:
+    """``value`` with every object's keys sorted, track spaces in numeric order (2 before 10)."""
+    if isinstance(value, dict):
+        return {k: in_reading_order(value[k]) for k in sorted(value, key=_key_order)}
+    if isinstance(value, list):
+        return [in_reading_order(item) for item in value]
+    return value
+
+
+def compact(value: Any) -> str:
+    text = in_reading_order(value)
+    return json.dumps(text, separators=(",", ":"), ensure_ascii=False)
+
+
+def pretty(value: Any) -> str:
+    return json.dumps(in_reading_order(value), indent=2, ensure_ascii=False)
+
+
+def camel_order(case: Case) -> tuple[str, ...]:
+    """The racing camels of the case's edition in the suite's order (how sets are sorted)."""
+    return RACING_ORDER.get(case.edition, ())
+
+
+def _fits(tokens: Sequence[str], pattern: Sequence[str]) -> bool:
+    return len(tokens) == len(pattern) and all(
+        p in ("*", t) for t, p in zip(tokens, pattern, strict=True)
+    )
+
+
+def _rank(order: Sequence[str]) -> Any:
+    def key(item: Any) -> tuple[int, str]:
+        text = item if isinstance(item, str) else compact(item)
+        return (order.index(text) if text in order else len(order), text)
+
+    return key
+
+
+_SET_ARRAYS = (
+    ("players", "*", "finish_cards"),
+    ("pyramid",),
+    ("tiles",),
+    ("ruleset", "modules"),
+    ("ruleset", "variants"),
+    ("result", "winners"),
+)
+
+
+def _is_set(tokens: Sequence[str]) -> bool:
+    """Whether the array at ``tokens`` of a state stands for a set (compared in any order)."""
+    return (
+        bool(tokens)
+        and tokens[0] in _SET_HEADS
+        and any(_fits(tokens, pattern) for pattern in _SET_ARRAYS)
+    )
+
+
+_SET_HEADS = frozenset(pattern[0] for pattern in _SET_ARRAYS)
+
+
+def _sorted_set(tokens: Sequence[str], items: list[Any], order: Sequence[str]) -> list[Any]:
+    """``items`` in canonical order when the array at ``tokens`` stands for a set."""
+    if not tokens or tokens[0] not in _SET_HEADS:
+        return items  # the common case, decided without matching every pattern
+    try:
+        if _fits(tokens, ("players", "*", "finish_cards")):
+            return sorted(items, key=_rank(order))
+        if _fits(tokens, ("pyramid",)):
+            return sorted(items, key=_rank((*order, "grey")))
+        if _fits(tokens, ("tiles",)):
+            return sorted(
+                items,
+                key=lambda t: (t.get("space", 0), compact(t)) if isinstance(t, dict) else (0, ""),
+            )
+        if _fits(tokens, ("ruleset", "modules")) or _fits(tokens, ("ruleset", "variants")):
+            return sorted(items, key=_rank(()))
+        if _fits(tokens, ("result", "winners")):
+            return sorted(items, key=lambda s: (0, s) if isinstance(s, int) else (1, compact(s)))
+    except TypeError:
+        pass
+    return items
+
+
+def normalise(value: Any, tokens: Sequence[str] = (), order: Sequence[str] = ()) -> Any:
+    """The canonical form of ``value``, found at ``tokens`` in a state (``()`` for a whole state
+    or any value that is not part of one)."""
+    if isinstance(value, dict):
+        out = {}
+        for key, member in value.items():
+            if key == "colour" and member is None and "die" in value:
+                continue
+            if tokens == ("track",) and key not in _ON_BOARD and member == []:
+                continue
+            out[key] = normalise(member, (*tokens, key), order)
+        return out
+    if isinstance(value, list):
+        items = [normalise(item, (*tokens, str(i)), order) for i, item in enumerate(value)]
+        return _sorted_set(tokens, items, order)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equality of two canonical JSON values, with booleans distinct from numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return (
+            isinstance(b, list)
+            and len(a) == len(b)
+            and all(same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and bool(a == b)
+
+
+def parse_pointer(text: str) -> list[str]:
+    if text == "":
+        return []
+    return [part.replace("~1", "/").replace("~0", "~") for part in text.split("/")[1:]]
+
+
+_MISSING = object()
+
+
+def resolve(document: Any, tokens: Sequence[str], order: Sequence[str]) -> Any:
+    """The member of ``document`` at ``tokens`` (sets sorted on the way), or ``_MISSING``."""
+    node = document
+    for depth, token in enumerate(tokens):
+        if isinstance(node, dict):
+            if token not in node:
+                return _MISSING
+            node = node[token]
+        elif isinstance(node, list):
+            if (
+                not token.isdigit()
+                or (token != "0" and token.startswith("0"))
+                or int(token) >= len(node)
+            ):
+                return _MISSING
+            above = tokens[:depth]
+            if _is_set(above):  # a set: index it in canonical order
+                node = _sorted_set(above, [normalise(x, (), order) for x in node], order)
+            node = node[int(token)]
+        else:
+            return _MISSING
+    return node
+
+
+def value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
+    """A readable difference: two lines for small values, a unified diff for big ones."""
+    if actual is _MISSING:
+        return (f"expected: {compact(expected)}", "actual:   (missing)")
+    left, right = compact(expected), compact(actual)
+    if (
+        len(left) + len(right) <= 140
+        or not isinstance(expected, dict | list)
+        or not isinstance(actual, dict | list)
+    ):
+        return (f"expected: {left}", f"actual:   {right}")
+    lines = difflib.unified_diff(
+        pretty(expected).splitlines(),
+        pretty(actual).splitlines(),
+        "expected",
+        "actual",
+        n=2,
+        lineterm="",
+    )
+    return tuple(lines)
+
+
+def describe_action(action: Any) -> str:
+    """``take_pyramid_ticket player=0 roll=blue 2`` and the like."""
+    if not isinstance(action, dict):
+        return compact(action)
+    parts = [str(action.get("type", "?"))]
+    for key, value in action.items():
+        if key == "type":
+            continue
+        if key == "roll" and isinstance(value, dict):
+            shown = " ".join(
+                str(value[k]) for k in ("die", "value", "colour") if value.get(k) is not None
+            )
+        else:
+            shown = value if isinstance(value, str) else compact(value)
+        parts.append(f"{key}={shown}")
+    return " ".join(parts)
+
+
+# ------------------------------------------------------------------------------- applicability
+
+
+SOLVER = frozenset({"odds"})  # the capabilities of an odds solver that is no game engine
+# A solver may also declare that it leaves out figures it does not compute (partial_odds).
+SOLVER_CAPABILITIES = frozenset({"odds", "partial_odds"})
+
+
+def is_solver(capabilities: frozenset[str]) -> bool:
+    """Whether an adapter with ``capabilities`` is an odds solver that plays no game: it declares
+    ``odds`` and nothing but ``partial_odds`` besides."""
+    return "odds" in capabilities and capabilities <= SOLVER_CAPABILITIES
+
+
+def applicable(check: Check, capabilities: frozenset[str]) -> bool:
+    """Whether ``check`` can be judged against an adapter with ``capabilities``. An adapter
+    declaring ``odds`` alone is a solver, not a game engine: it gets the odds checks only."""
+    if isinstance(check, OddsCheck):
+        return "odds" in capabilities
+    if is_solver(capabilities):
+        return False
+    if isinstance(check, EventsCheck):
+        return "events" in capabilities
+    if isinstance(check, LegalActionsCheck):
+        return "legal_actions" in capabilities
+    if isinstance(check, UnchangedCheck):
+        return STATE_AFTER_REFUSAL in capabilities
+    return True
+
+
+STATE_AFTER_REFUSAL = "state_after_refusal"  # a refused step's entry holds the state after it
+
+
+def _needs(check: Check) -> str:
+    if isinstance(check, OddsCheck):
+        return "odds"
+    if isinstance(check, EventsCheck):
+        return "events"
+    if isinstance(check, LegalActionsCheck):
+        return "legal_actions"
+    if isinstance(check, UnchangedCheck):
+        return STATE_AFTER_REFUSAL
+    return "engine"  # a state, error or ranking check, which an odds-only solver cannot answer
+
+
+def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:
+    """Capabilities that checks of ``case`` need and the adapter lacks."""
+    return sorted({_needs(c) for c in case.checks if not applicable(c, capabilities)})
+
+
+def odds_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
+    if "odds" not in capabilities:
+        return []
+    return sorted({c.after for c in case.checks if isinstance(c, OddsCheck)})
+
+
+def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
+    if "legal_actions" not in capabilities:
+        return []
+    return sorted({c.after for c in case.checks if isinstance(c, LegalActionsCheck)})
+
+
+RANKING = "ranking"  # the reply gives the adapter's own ranking when asked
+
+
+def ranking_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
+    if RANKING not in capabilities or is_solver(capabilities):
+        return []
+    return sorted({c.after for c in case.checks if isinstance(c, RankingCheck)})
+
+
+def wire_for(case: Case, capabilities: frozenset[str]) -> dict[str, Any]:
+    """``case`` as sent to an adapter with ``capabilities``: what it is asked to add to a
+    result (legal actions, odds, its own ranking) at which moments."""
+    return case.wire(
+        legal_actions_wanted(case, capabilities),
+        odds_wanted(case, capabilities),
+        ranking_wanted(case, capabilities),
+    )
+
+
+# --------------------------------------------------------------------------------- reply shape
+
+
+def reply_kind(reply: Mapping[str, Any]) -> str:
+    """``"skipped"``, ``"errored"`` or ``"result"`` (a refused position is a result too);
+    raises ProtocolViolation unless ``reply`` follows ``protocol.schema.json``: every state,
+    event and action in it included."""
+    violation = schemas.check("protocol#/$defs/reply_body", reply)
+    if violation is not None:
+        raise ProtocolViolation(str(violation))
+    if "skipped" in reply:
+        return "skipped"
+    return "errored" if "errored" in reply else "result"
+
+
+def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
+    """The odds the case asks for are there (their form is the schema's business)."""
+    found = reply.get("odds", {})
+    for moment in odds_wanted(case, capabilities):
+        if str(moment) not in found:
+            raise ProtocolViolation(f"/odds/{moment}: missing, as requested")
+
+
+def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str]) -> None:
+    """Raise ProtocolViolation unless ``steps`` has one entry for each of the ``wanted`` steps,
+    each accepted one with its events when the adapter declared ``events``."""
+    if len(steps) != wanted:
+        raise ProtocolViolation(f"/steps has {len(steps)} entries for {wanted} steps")
+    if "events" in capabilities:
+        for number, step in enumerate(steps):
+            if "error" not in step and "events" not in step:
+                raise ProtocolViolation(
+                    f'/steps/{number}: missing key "events" (the adapter declared "events")'
+                )
+
+
+def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
+    """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
+    ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
+    _check_odds_shape(case, reply, capabilities)
+    if is_solver(capabilities):
+        return  # a solver answers the odds only
+    if "initial_error" in reply:
+        return
+    steps = reply["steps"]
+    check_steps(steps, len(case.steps), capabilities)
+    if STATE_AFTER_REFUSAL in capabilities:
+        for number, step in enumerate(steps):
+            if "error" in step and "state" not in step:
+                raise ProtocolViolation(
+                    f'/steps/{number}: missing key "state" after the refusal'
+                    f' (the adapter declared "{STATE_AFTER_REFUSAL}")'
+                )
+    found = reply.get("legal_actions", {})
+    for moment in legal_actions_wanted(case, capabilities):
+        if str(moment) not in found:
+            raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
+    ranked = reply.get("ranking", {})
+    for moment in ranking_wanted(case, capabilities):
+        if str(moment) not in ranked:
+            raise ProtocolViolation(f"/ranking/{moment}: missing, as requested")
+
+
+# ----------------------------------------------------------------------------------- comparing
+
+
+def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> list[Mismatch]:
+    """Every way ``reply`` (a result) differs from ``case``, earliest moment first.
+
+    ``reply`` has passed :func:`reply_kind` (the schema); raises ProtocolViolation when it is
+    not a result for ``case`` (:func:`check_shape`).
+    """
+    check_shape(case, reply, capabilities)
+    order = camel_order(case)
+    checks = [c for c in case.checks if applicable(c, capabilities)]
+    odds = [c for c in checks if isinstance(c, OddsCheck)]
+    partial = "partial_odds" in capabilities
+    if is_solver(capabilities):
+        return [
+            m for c in odds if (m := _compare_odds(case, c, reply["odds"], partial)) is not None
+        ]
+    clause_of_errors = "error_clauses" in capabilities
+    if "initial_error" in reply:
+        refused = reply["initial_error"]
+        expected = [c for c in checks if isinstance(c, ErrorCheck) and c.after == 0]
+        if not expected:
+            summary = f"the given position was refused: {error_text(refused)}"
+            return [Mismatch(0, case.primary_clause, summary, error_message(refused), None)]
+        return [
+            m
+            for c in expected
+            if (m := _compare_error(case, c, refused, clause_of_errors)) is not None
+        ]
+    raw_steps: list[Mapping[str, Any]] = reply["steps"]
+    positions: list[Any] = [reply["initial_state"]]
+    errors: list[Any] = [None]
+    for step in raw_steps:
+        errors.append(step.get("error"))
+        # The next step starts from the position before a refusal, whatever the adapter says
+        # its state became (an unchanged check judges that).
+        positions.append(positions[-1] if "error" in step else step["state"])
+    mismatches: list[Mismatch] = []
+    expected_errors = {c.after for c in checks if isinstance(c, ErrorCheck)}
+    for moment in range(1, len(positions)):
+        if errors[moment] is not None and moment not in expected_errors:
+            action = describe_action(case.steps[moment - 1].get("action"))
+            mismatches.append(
+                Mismatch(
+                    moment,
+                    case.primary_clause,
+                    f"step {moment} ({action}) was rejected: {error_text(errors[moment])}",
+                    error_message(errors[moment]),
+                )
+            )
+    for check in checks:
+        if isinstance(check, StateCheck):
+            mismatches.extend(_compare_state(case, check, positions[check.after], order))
+        elif isinstance(check, ErrorCheck):
+            found = _compare_error(case, check, errors[check.after], clause_of_errors)
+            if found is not None:
+                mismatches.append(found)
+        elif isinstance(check, EventsCheck):
+            if errors[check.after] is None:
+                found = _compare_events(
+                    case,
+                    check,
+                    raw_steps[check.after - 1].get("events", []),
+                    "event_clauses" in capabilities,
+                )
+                if found is not None:
+                    mismatches.append(found)
+        elif isinstance(check, OddsCheck):
+            found = _compare_odds(case, check, reply["odds"], partial)
+            if found is not None:
+                mismatches.append(found)
+        elif isinstance(check, RankingCheck):
+            own = (
+                reply.get("ranking", {}).get(str(check.after)) if RANKING in capabilities else None
+            )
+            mismatches.extend(_compare_ranking(case, check, positions[check.after], own))
+        elif isinstance(check, UnchangedCheck):
+            after = raw_steps[check.after - 1]
+            found = _compare_unchanged(case, check, positions[check.after - 1], after, order)
+            if found is not None:
+                mismatches.append(found)
+        else:
+            found = _compare_legal(case, check, reply["legal_actions"][str(check.after)], order)
+            if found is not None:
+                mismatches.append(found)
+    mismatches.sort(key=lambda m: (m.after, -1 if m.check is None else m.check))
+    return mismatches
+
+
+def error_message(error: Any) -> tuple[str, ...]:
+    """The adapter's optional explanation of a rejection, as a diff line."""
+    message = error.get("message") if isinstance(error, dict) else None
+    return (f"message:  {message}",) if isinstance(message, str) and message else ()
+
+
+def error_text(error: Any) -> str:
+    """A refusal as ``code [clause]`` (anything else as compact JSON)."""
+    if not isinstance(error, dict):
+        return compact(error)
+    clause = error.get("clause")
+    return f"{error.get('code')}" + (f" [{clause}]" if clause else "")
+
+
+def _compare_state(
+    case: Case, check: StateCheck, state: Any, order: Sequence[str]
+) -> list[Mismatch]:
+    found = []
+    for where, expected in check.values.items():
+        tokens = parse_pointer(where)
+        want = normalise(expected, tokens, order)
+        got = resolve(state, tokens, order)
+        if got is not _MISSING:
+            got = normalise(got, tokens, order)
+            if same(want, got):
+                continue
+        what = "is missing" if got is _MISSING else "differs"
+        summary = f"{_moment(case, check.after)}: {where or '/'} {what}"
+        found.append(
+            Mismatch(
+                check.after,
+                case.clause_of(check),
+                summary,
+                value_diff(want, got),
+                check.index,
+                where,
+                want,
+                NO_VALUE if got is _MISSING else got,
+            )
+        )
+    return found
+
+
+def _moment(case: Case, after: int) -> str:
+    if after == 0:
+        return "given position"
+    return f"after step {after} ({describe_action(case.steps[after - 1].get('action'))})"
+
+
+def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -> Mismatch | None:
+    clause = check.clause or case.primary_clause
+    expected = {"code": check.code} | (
+        {"clause": check.clause} if check.clause and with_clause else {}
+    )
+    where = "the given position" if check.after == 0 else f"step {check.after}"
+    if check.after >= 1:
+        where += f" ({describe_action(case.steps[check.after - 1].get('action'))})"
+    if got is None:
+        summary = f"{where} was accepted; expected it to be refused with {error_text(expected)}"
+        return Mismatch(check.after, clause, summary, (), check.index, None, expected, None)
+    actual = {"code": got.get("code")} | (
+        {"clause": got.get("clause")} if "clause" in expected else {}
+    )
+    if same(expected, actual):
+        return None
+    return Mismatch(
+        check.after,
+        clause,
+        f"{where} was refused for another reason",
+        (f"expected: {error_text(expected)}", f"actual:   {error_text(got)}", *error_message(got)),
+        check.index,
+        None,
+        expected,
+        actual,
+    )
+
+
+def _event_view(event: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    return {k: normalise(event[k]) for k in keys if k in event}
+
+
+def _compare_events(
+    case: Case, check: EventsCheck, events: Sequence[Any], with_clause: bool
+) -> Mismatch | None:
+    expected = [
+        normalise({k: v for k, v in e.items() if with_clause or k != "clause"})
+        for e in check.events
+    ]
+    actual = [e for e in events if isinstance(e, dict)]
+
+    def fits(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
+        return all(k in got and same(v, normalise(got[k])) for k, v in want.items())
+
+    clause = case.clause_of(check)
+    if check.match == "sequence":
+        if len(expected) == len(actual) and all(
+            fits(w, g) for w, g in zip(expected, actual, strict=True)
+        ):
+            return None
+        first = next(
+            (i for i, (w, g) in enumerate(zip(expected, actual, strict=False)) if not fits(w, g)),
+            min(len(expected), len(actual)),
+        )
+        if (
+            check.clause is None
+            and first < len(expected)
+            and isinstance(expected[first].get("clause"), str)
+        ):
+            clause = expected[first]["clause"]
+        summary = (
+            f"{_moment(case, check.after)}: events differ from event #{first}"
+            f" ({len(expected)} expected, {len(actual)} reported)"
+        )
+        left = [compact(w) for w in expected]
+        right = [
+            compact(_event_view(g, list(expected[i]) if i < len(expected) else list(g)))
+            for i, g in enumerate(actual)
+        ]
+        diff = tuple(
+            difflib.unified_diff(
+                left,
+                right,
+                "expected events",
+                "actual events",
+                n=len(left) + len(right),
+                lineterm="",
+            )
+        )
+        shown = [
+            _event_view(g, list(expected[i]) if i < len(expected) else list(g))
+            for i, g in enumerate(actual)
+        ]
+        return Mismatch(check.after, clause, summary, diff, check.index, None, expected, shown)
+    position = 0
+    for number, want in enumerate(expected):
+        while position < len(actual) and not fits(want, actual[position]):
+            position += 1
+        if position == len(actual):
+            if check.clause is None and isinstance(want.get("clause"), str):
+                clause = want["clause"]
+            summary = (
+                f"{_moment(case, check.after)}: expected event #{number} ({want.get('type')})"
+                " not found in order among the events"
+            )
+            diff = (
+                f"expected: {compact(want)}",
+                "actual events:",
+                *(f"  {compact(_event_view(g, list(want)))}" for g in actual),
+            )
+            shown = [_event_view(g, list(want)) for g in actual]
+            return Mismatch(check.after, clause, summary, diff, check.index, None, want, shown)
+        position += 1
+    return None
+
+
+def _compare_legal(
+    case: Case, check: LegalActionsCheck, actions: Sequence[Any], order: Sequence[str]
+) -> Mismatch | None:
+    """The exact set, or (``includes`` / ``excludes``) the part of it the check states."""
+    want = {compact(c): c for c in map(normalise, check.actions)}
+    got = {compact(c): c for c in map(normalise, actions)}
+    if check.exact:
+        missing_keys, extra_keys = want.keys() - got.keys(), got.keys() - want.keys()
+    else:
+        banned = {compact(c): c for c in map(normalise, check.excluded)}
+        missing_keys, extra_keys = want.keys() - got.keys(), got.keys() & banned.keys()
+    if not missing_keys and not extra_keys:
+        return None
+    missing = sorted(describe_action(want[k]) for k in missing_keys)
+    extra = sorted(describe_action(got[k]) for k in extra_keys)
+    what = "legal actions differ" if check.exact else "legal actions break the stated part"
+    summary = (
+        f"{_moment(case, check.after)}: {what}"
+        f" ({len(missing)} missing, {len(extra)} {'unexpected' if check.exact else 'excluded'})"
+    )
+    diff = [*(f"- {a}" for a in missing[:10])]
+    if len(missing) > 10:
+        diff.append(f"- ... and {len(missing) - 10} more")
+    diff.extend(f"+ {a}" for a in extra[:10])
+    if len(extra) > 10:
+        diff.append(f"+ ... and {len(extra) - 10} more")
+    expected: Any = [want[k] for k in sorted(want)]
+    if not check.exact:
+        stated = {"includes": expected, "excludes": [banned[k] for k in sorted(banned)]}
+        expected = {part: listed for part, listed in stated.items() if listed}
+    return Mismatch(
+        check.after,
+        case.clause_of(check),
+        summary,
+        tuple(diff),
+        check.index,
+        None,
+        expected,
+        [got[k] for k in sorted(got)],
+    )
+
+
+def ranking_of(state: Mapping[str, Any]) -> list[str]:
+    """The racing camels of a state (JSON) from first to last: the track it shows, ranked by
+    the reference's own rule (:func:`camelup.rules.ranking.ranking`: ``rank.space``,
+    ``rank.stack``, ``rank.ignore-crazy``, ``rank.crossed-finish``,
+    ``rank.carried-backwards``), the real one even while a mutant is applied in this process
+    (:mod:`camelup.harness.unpatched`). The state has passed the state schema, so every
+    space and camel of its track is one the model can hold."""
+    from camelup.model.camels import Camel
+    from camelup.model.track import SLOTS, slot
+    from camelup.rules import ranking as ranking_rules
+
+    track: list[tuple[Camel, ...]] = [()] * SLOTS
+    for space, stack in state.get("track", {}).items():
+        track[slot(int(space))] = tuple(map(Camel, stack))
+    with unpatched():
+        return [camel.value for camel in ranking_rules.ranking(tuple(track))]
+
+
+def _compare_ranking(
+    case: Case, check: RankingCheck, state: Any, own: Sequence[Any] | None
+) -> list[Mismatch]:
+    """The ranking of the track the adapter reports, and (capability ``ranking``) the ranking
+    the adapter gives itself: each against the expected order."""
+    want = list(check.ranking)
+    found = []
+    sides = [("the reported track ranks", ranking_of(state))]
+    if own is not None:
+        sides.append(("the adapter's own ranking is", list(own)))
+    for what, got in sides:
+        if got == want:
+            continue
+        place = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g), 0)
+        summary = f"{_moment(case, check.after)}: {what} wrong from place {place + 1}"
+        diff = (f"expected: {' > '.join(want)}", f"actual:   {' > '.join(map(str, got))}")
+        found.append(
+            Mismatch(
+                check.after, case.clause_of(check), summary, diff, check.index, None, want, got
+            )
+        )
+    return found
+
+
+def _leaves(value: Any, tokens: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every leaf of a JSON value (an empty array or object counts as one), by JSON pointer."""
+    if isinstance(value, dict) and value:
+        return {
+            k: v
+            for key, member in value.items()
+            for k, v in _leaves(member, (*tokens, key)).items()
+        }
+    if isinstance(value, list) and value:
+        found: dict[str, Any] = {}
+        for number, item in enumerate(value):
+            found.update(_leaves(item, (*tokens, str(number))))
+        return found
+    return {pointer(*tokens): value}
+
+
+def _compare_unchanged(
+    case: Case,
+    check: UnchangedCheck,
+    before: Any,
+    step: Mapping[str, Any],
+    order: Sequence[str],
+) -> Mismatch | None:
+    """A refused step left the state as it was: every leaf of both states, canonicalised."""
+    where = f"step {check.after} ({describe_action(case.steps[check.after - 1].get('action'))})"
+    if "error" not in step:
+        summary = f"{where} was accepted; expected it refused and the position unchanged"
+        return Mismatch(check.after, case.clause_of(check), summary, (), check.index)
+    old = _leaves(normalise(before, (), order))
+    new = _leaves(normalise(step["state"], (), order))
+    changed = sorted(
+        (
+            p
+            for p in old.keys() | new.keys()
+            if not (p in old and p in new and same(old[p], new[p]))
+        ),
+        key=lambda p: [_key_order(t) for t in parse_pointer(p)],
+    )
+    if not changed:
+        return None
+    summary = (
+        f"{where} was refused but changed the position at {len(changed)} pointer(s):"
+        f" {', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}"
+    )
+    diff = tuple(
+        f"{p}: before {compact(old[p]) if p in old else '(missing)'},"
+        f" after {compact(new[p]) if p in new else '(missing)'}"
+        for p in changed
+    )
+    return Mismatch(
+        check.after,
+        case.clause_of(check),
+        summary,
+        diff,
+        check.index,
+        None,
+        {p: old[p] for p in changed if p in old},
+        {p: new[p] for p in changed if p in new},
+    )
+
+
+def _fraction(value: Any) -> Fraction | None:
+    """``"n/d"`` as a Fraction (any equal spelling: "2/4" is "1/2"); None if it is none."""
+    if not isinstance(value, str) or value.count("/") != 1:
+        return None
+    top, bottom = value.split("/")
+    try:
+        return Fraction(int(top), int(bottom))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _compare_odds(
+    case: Case, check: OddsCheck, replies: Mapping[str, Any], partial: bool = False
+) -> Mismatch | None:
+    """Each expected figure against the reply: probabilities as exact fractions.
+
+    With ``partial`` (capability ``partial_odds``) a figure the reply leaves out (a place as
+    null, ``race_end`` or ``sequences`` missing) is not compared, and the diff of a failure
+    says which were not; a reply that gives none of the check's figures fails."""
+    got = replies.get(str(check.after))
+    got = got if isinstance(got, dict) else {}
+    found_places = got.get("places")
+    places: Mapping[str, Any] = found_places if isinstance(found_places, dict) else {}
+    diff: list[str] = []
+    compared = 0
+    missing_places: list[tuple[int, str]] = []  # (place, camel) the reply leaves out
+    for camel, row in check.odds.get("places", {}).items():
+        theirs = places.get(camel)
+        if partial and isinstance(theirs, list) and len(theirs) == len(row):
+            wanted = [n for n, p in enumerate(theirs) if p is not None]
+            missing_places += [(n + 1, camel) for n, p in enumerate(theirs) if p is None]
+            compared += len(wanted)
+            if any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted):
+                diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
+            continue
+        compared += len(row)
+        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != [
+            _fraction(p) for p in row
+        ]:
+            diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
+    not_given = _places_not_given(missing_places, len(check.odds.get("places", {})))
+    if "race_end" in check.odds:
+        if partial and "race_end" not in got:
+            not_given.append("race end")
+        else:
+            compared += 1
+            if _fraction(got.get("race_end")) != _fraction(check.odds["race_end"]):
+                diff.append(
+                    f"race end: expected {check.odds['race_end']},"
+                    f" actual {compact(got.get('race_end'))}"
+                )
+    if "sequences" in check.odds:
+        theirs = got.get("sequences")
+        if partial and "sequences" not in got:
+            not_given.append("sequences")
+        else:
+            compared += 1
+            if (
+                not (isinstance(theirs, int) and not isinstance(theirs, bool))
+                or theirs != check.odds["sequences"]
+            ):
+                diff.append(
+                    f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}"
+                )
+    if compared == 0:
+        diff.append("none of the figures was given (partial_odds leaves out some, not all)")
+    if not diff:
+        return None
+    if not_given:
+        diff.append(f"not given, so not compared: {', '.join(not_given)}")
+    summary = f"{_moment(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    return Mismatch(
+        check.after, case.clause_of(check), summary, tuple(diff), check.index, None, check.odds, got
+    )
+
+
+def _places_not_given(missing: Sequence[tuple[int, str]], camels: int) -> list[str]:
+    """``place 3 (every camel)`` or ``place 3 (blue, red)``, one entry per place left out."""
+    by_place: dict[int, list[str]] = {}
+    for place, camel in missing:
+        by_place.setdefault(place, []).append(camel)
+    return [
+        f"place {place} ({'every camel' if len(names) == camels else ', '.join(names)})"
+        for place, names in sorted(by_place.items())
+    ]

@@ -1,0 +1,351 @@
+"""The first divergence from the reference, and silence after it.
+
+A case's checks look at a few members of the state at a few moments, so a wrong step shows
+only where a later check happens to look, and then every later check fails with it (a
+cascade). For a case of two steps or more the runner therefore also compares the adapter's
+whole state at every moment (the given position and after each step) with the reference
+engine's, run in this process on the same case, normalised as the checks normalise (sets as
+sets, in the case's camel order). The first moment where they differ is **the divergence**:
+
+* a state divergence names the deepest differing members (``/track/11``,
+  ``/players/1/money``) and, for each, the clause of the reference event of that step that
+  produced its value (a unit move for a track space, a payment for a player's money, ...;
+  the case's own clause when no event did), as :mod:`camelup.harness.attribution` finds
+  and names them for the fuzzer too;
+* a step one side refuses and the other accepts is a divergence at that step (when both
+  refuse, the error checks compare the codes as before).
+
+The case fails once, at its divergence: a check before it still fails on its own, a check at
+it is folded into it, and every check after it is **not compared** ("after divergence at step
+k"). The divergence fails the case even where no check looks: a state that differs from the
+reference's is wrong.
+
+The reference's replies are cached per case (the trajectory is deterministic) and are computed
+with any mutant's patch lifted (:func:`camelup.harness.mutants.lifted`): under
+``camelup conformance mutants`` the engine in this process is the mutant, and a reference
+computed with it would agree with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from camelup.harness.attribution import (
+    MISSING,
+    Attribution,
+    differences,
+    refusal_clause,
+)
+from camelup.harness.compare import (
+    SOLVER,
+    Mismatch,
+    applicable,
+    camel_order,
+    compact,
+    describe_action,
+    error_message,
+    error_text,
+    normalise,
+)
+from camelup.harness.suite import Case
+from camelup.harness.unpatched import patched, unpatched
+from camelup.io.jsonio import pointer
+
+MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
+MAX_POINTERS_SHOWN = 10
+CACHE_SIZE = 4096
+
+
+@attrs.frozen
+class FirstDivergence:
+    """Where the adapter first leaves the reference: the moment (0: the given position), the
+    differing members (deepest first found, in the reference's key order) with the clause of
+    each, and, for a refusal on one side only, the refusal."""
+
+    after: int
+    clause: str
+    pointers: tuple[str, ...] = ()
+    clauses: tuple[str, ...] = ()  # one per pointer
+    expected: tuple[Any, ...] = ()  # the reference's value at each pointer
+    actual: tuple[Any, ...] = ()  # the adapter's (a member one side lacks is MISSING there)
+    refused: str | None = None  # "adapter" or "reference": who refused the step alone
+    error: Mapping[str, Any] | None = None  # that refusal's error
+
+    def mismatch(self, case: Case) -> Mismatch:
+        """The divergence as the one failure of its case."""
+        moment = _moment(case, self.after, after=self.refused is None)
+        if self.refused == "adapter":
+            summary = (
+                f"{moment}: first divergence from the reference: the adapter refused it"
+                f" ({error_text(self.error)}); the reference accepts it"
+            )
+            diff = error_message(self.error)
+        elif self.refused == "reference":
+            summary = (
+                f"{moment}: first divergence from the reference: the adapter accepted it;"
+                f" the reference refuses it with {error_text(self.error)}"
+            )
+            diff = ()
+        else:
+            shown = ", ".join(self.pointers[:3])
+            more = f" and {len(self.pointers) - 3} more" if len(self.pointers) > 3 else ""
+            verb = "differs" if len(self.pointers) == 1 else "differ"
+            summary = f"{moment}: first divergence from the reference: {shown}{more} {verb}"
+            diff = self._diff()
+        if self.refused is None:
+            expected: Any = _present(self.pointers, self.expected)
+            actual: Any = _present(self.pointers, self.actual)
+        else:  # the refusal, and null for the side that accepted the step
+            expected = self.error if self.refused == "reference" else None
+            actual = self.error if self.refused == "adapter" else None
+        return Mismatch(
+            self.after,
+            self.clause,
+            summary,
+            diff,
+            None,
+            self.pointers[0] if self.pointers else None,
+            expected=expected,
+            actual=actual,
+            pointers=self.pointers,
+            divergence=True,
+        )
+
+    def _diff(self) -> tuple[str, ...]:
+        lines: list[str] = []
+        for number, where in enumerate(self.pointers[:MAX_POINTERS_SHOWN]):
+            lines.append(f"{where}  [{self.clauses[number]}]")
+            lines.extend(
+                f"  {line}" for line in _value_diff(self.expected[number], self.actual[number])
+            )
+        if len(self.pointers) > MAX_POINTERS_SHOWN:
+            lines.append(f"(and {len(self.pointers) - MAX_POINTERS_SHOWN} more member(s))")
+        return tuple(lines)
+
+
+def _present(pointers: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
+    """Each pointer with its value, where that side has one."""
+    return {p: v for p, v in zip(pointers, values, strict=True) if v is not MISSING}
+
+
+def _value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
+    """Two lines for one member, whatever its size (a member one side lacks is "(missing)"),
+    so that a divergence's block stays short."""
+    left = "(missing)" if expected is MISSING else compact(expected)
+    right = "(missing)" if actual is MISSING else compact(actual)
+    return (f"expected: {left}", f"actual:   {right}")
+
+
+@attrs.frozen
+class Judged:
+    """A case's mismatches once its divergence is found: those before it, then it; the
+    checks after it, not compared."""
+
+    mismatches: tuple[Mismatch, ...]
+    divergence: FirstDivergence | None = None
+    not_compared: tuple[int, ...] = ()  # indices into the case's expect array
+
+
+def judge(
+    case: Case,
+    reply: Mapping[str, Any],
+    capabilities: frozenset[str],
+    mismatches: Sequence[Mismatch],
+) -> Judged:
+    """``mismatches`` (from :func:`camelup.harness.compare.compare`) with the first
+    divergence of ``reply`` from the reference put in and everything after it silenced.
+
+    Nothing changes for a case of fewer than :data:`MIN_STEPS` steps, for an odds solver, and
+    when either side refused the given position (the error checks at 0 judge that).
+    """
+    if len(case.steps) < MIN_STEPS or capabilities == SOLVER or "initial_error" in reply:
+        return Judged(tuple(mismatches))
+    reference = reference_reply(case)
+    found = first_divergence(case, reply, reference)
+    if found is None:
+        return Judged(tuple(mismatches))
+    kept = [m for m in mismatches if m.after < found.after]
+    later = tuple(
+        c.index for c in case.checks if c.after > found.after and applicable(c, capabilities)
+    )
+    own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
+    folded = [m for m in mismatches if m.after == found.after and m.check in own]
+    found = with_checks_clauses(found, folded)
+    return Judged((*kept, found.mismatch(case)), found, later)
+
+
+def with_checks_clauses(found: FirstDivergence, folded: Sequence[Mismatch]) -> FirstDivergence:
+    """``found`` naming the clauses that the case's checks failing at its moment (folded into
+    it) name for themselves: the case's word on what decides a member outranks what the
+    reference's events suggest (a check that names none stands for the case's main subject,
+    which says nothing about this member)."""
+    if not folded:
+        return found
+    clauses = list(found.clauses)
+    for number, where in enumerate(found.pointers):
+        for mismatch in folded:
+            if mismatch.pointer is not None and (
+                where == mismatch.pointer or where.startswith(mismatch.pointer + "/")
+            ):
+                clauses[number] = mismatch.clause
+                break
+    return attrs.evolve(found, clause=folded[0].clause, clauses=tuple(clauses))
+
+
+# ------------------------------------------------------------------------ finding the divergence
+
+
+def first_divergence(
+    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any]
+) -> FirstDivergence | None:
+    """The first moment where ``reply`` and the reference's reply to ``case`` differ (both
+    results of the protocol), or None when they agree at every moment or either refused the
+    given position."""
+    if "initial_error" in reply or "initial_error" in reference or "steps" not in reference:
+        return None
+    order = camel_order(case)
+    mine, theirs = positions(reply), positions(reference)
+    for moment, (got, want) in enumerate(zip(mine, theirs, strict=False)):
+        got_state, got_error = got
+        want_state, want_error = want
+        if got_error is not None and want_error is not None:
+            continue  # both refused: the positions are unchanged, the codes are the checks'
+        if got_error is not None:
+            events = reference["steps"][moment - 1].get("events", [])
+            clause = _refusal_clause(got_error, events, case)
+            return FirstDivergence(moment, clause, refused="adapter", error=got_error)
+        if want_error is not None:
+            clause = want_error.get("clause") or case.primary_clause
+            return FirstDivergence(moment, clause, refused="reference", error=want_error)
+        if got_state is want_state or got_state == want_state:
+            continue  # the common case, decided without normalising (a state has no booleans)
+        want_norm = normalise(want_state, (), order)
+        got_norm = normalise(got_state, (), order)
+        found = list(differences(want_norm, got_norm))
+        if not found:
+            continue
+        before = theirs[moment - 1][0] if moment else None
+        events = reference["steps"][moment - 1].get("events", []) if moment else []
+        attribution = Attribution(
+            moment,
+            events,
+            before,
+            want_norm,
+            got_norm,
+            edition=case.edition,
+            from_setup="setup" in case.given,
+            fallback=case.primary_clause,
+        )
+        named = [attribution.clause_of(t) for t, _, _ in found]
+        return FirstDivergence(
+            moment,
+            attribution.best(named),
+            tuple(pointer(*t) for t, _, _ in found),
+            tuple(clause for clause, _ in named),
+            tuple(w for _, w, _ in found),
+            tuple(g for _, _, g in found),
+        )
+    return None
+
+
+def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """(state, error) at every moment: a refused step leaves the position as it was."""
+    found: list[tuple[Any, Any]] = [(reply["initial_state"], None)]
+    for step in reply["steps"]:
+        if "error" in step:
+            found.append((found[-1][0], step["error"]))
+        else:
+            found.append((step["state"], None))
+    return found
+
+
+def _refusal_clause(error: Mapping[str, Any], events: Sequence[Any], case: Case) -> str:
+    cited = error.get("clause")
+    known = isinstance(cited, str) and cited in _known_clauses()
+    return refusal_clause(cited, known, events, case.primary_clause)
+
+
+def _known_clauses() -> frozenset[str]:
+    from camelup.spec.registry import load_registry
+
+    return frozenset(load_registry().clause_ids)
+
+
+# ------------------------------------------------------------------------------ the reference
+
+
+_CACHE: dict[str, Mapping[str, Any]] = {}
+_KEYS: dict[int, tuple[Mapping[str, Any], str]] = {}  # id of a case's JSON -> it, its key
+
+
+def _key(case: Case) -> str:
+    """What the reference's reply depends on: the rule set, the given position, the steps
+    (worked out once per case object: a suite is run again and again by the mutants)."""
+    known = _KEYS.get(id(case.raw))
+    if known is not None and known[0] is case.raw:  # held here, so its id is not reused
+        return known[1]
+    key = compact([case.ruleset, case.given, case.steps])
+    if len(_KEYS) >= CACHE_SIZE:
+        del _KEYS[next(iter(_KEYS))]
+    _KEYS[id(case.raw)] = (case.raw, key)
+    return key
+
+
+def reference_reply(case: Case) -> Mapping[str, Any]:
+    """The reference engine's reply to ``case`` (no legal actions or odds asked), from the
+    cache or computed with every mutant's patch lifted."""
+    key = _key(case)
+    found = _CACHE.get(key)
+    if found is None:
+        from camelup.harness.adapter import run_case
+
+        with unpatched():
+            found = run_case(case.wire())
+        _store(key, found)
+    return found
+
+
+def clear_cache() -> None:
+    """Forget every reference reply worked out so far (a benchmark's cold start)."""
+    _CACHE.clear()
+    _KEYS.clear()
+
+
+def _store(key: str, reply: Mapping[str, Any]) -> None:
+    if len(_CACHE) >= CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]  # the oldest: a suite is run in order
+    _CACHE[key] = reply
+
+
+def is_reference(client: object) -> bool:
+    """Whether ``client`` is the in-process reference with no mutant applied: its replies are
+    the reference's own, and cannot diverge from it."""
+    from camelup.harness.protocol import InProcessReference
+
+    return isinstance(client, InProcessReference) and not patched()
+
+
+# -------------------------------------------------------------------------------------- words
+
+
+def silence_note(diverged_at: int | None, not_compared: int) -> str | None:
+    """``not compared: 12 later check(s), after divergence at step 5``, or None."""
+    if diverged_at is None or not not_compared:
+        return None
+    return f"not compared: {not_compared} later check(s), {after_divergence(diverged_at)}"
+
+
+def after_divergence(moment: int) -> str:
+    """Why a check was not compared: ``after divergence at step 5``."""
+    return "after divergence at " + ("the given position" if moment == 0 else f"step {moment}")
+
+
+def _moment(case: Case, moment: int, after: bool) -> str:
+    """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
+    if moment == 0:
+        return "given position"
+    action = describe_action(case.steps[moment - 1].get("action"))
+    return f"{'after step' if after else 'step'} {moment} ({action})"

@@ -1,0 +1,1 @@
+"""Tools on the library and the harness: board diagrams and the documentation site."""

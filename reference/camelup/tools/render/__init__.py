@@ -1,0 +1,22 @@
+"""Board diagrams of a game state: SVG for pages, text for a terminal.
+
+>>> from camelup.tools.render import state_svg, state_text
+>>> from camelup import Ruleset, Edition, Setup, DieRoll, Die, new_game
+>>> ruleset = Ruleset(Edition.FIRST, players=3)
+>>> setup = Setup(racing_rolls=tuple(DieRoll(Die(c.value), 1) for c in ruleset.racing_camels),
+...               stacking=ruleset.racing_camels)
+>>> state = new_game(ruleset, setup)
+>>> state_svg(state).startswith("<svg xmlns='http://www.w3.org/2000/svg'")
+True
+>>> state_text(state, color=False).splitlines()[2].split()  # the top of space 1's stack
+['|', 'W', '|']
+
+Both are pure functions of the state (and, optionally, of the events of the step that led to
+it); a docs generator calls them directly, ``camelup render`` is a thin command around them.
+"""
+
+from camelup.tools.render.replay import Frame, replay
+from camelup.tools.render.svg import state_svg
+from camelup.tools.render.text import state_text
+
+__all__ = ["Frame", "replay", "state_svg", "state_text"]

@@ -1,0 +1,431 @@
+"""A state as a small, self-contained SVG board diagram.
+
+The track is drawn as a straight row of spaces in clockwise order, left to right, so a racing
+camel runs to the right and a crazy camel to the left; the finish line stands at both ends
+(after space 16 and before space 1), and the spaces past it appear only when a camel stands
+there. Each stack grows upwards, bottom camel lowest. Every camel carries a text label (its
+colour's initial; ``cW``/``cK`` and a left-pointing arrow for the crazy camels) so that the
+diagram reads without telling colours apart.
+
+The output uses presentation attributes only: no ``<style>`` (which would leak into an HTML
+page that inlines the SVG), no ``id`` (two diagrams on one page would clash), no script, no
+font or image to fetch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from xml.sax.saxutils import escape, quoteattr
+
+from camelup.model.camels import Camel
+from camelup.model.state import State
+from camelup.model.track import FIRST_SPACE, LAST_SPACE
+from camelup.tools.render.board import (
+    Arrow,
+    Board,
+    board,
+    camel_look,
+    die_look,
+    player_line,
+    roll_label,
+    tile_label,
+    tile_words,
+)
+
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+
+MARGIN = 8
+COLUMN = 34  # width of one space
+LINE_GAP = 12  # room for the finish line between space 16 and 17, and between 0 and 1
+CAMEL_HEIGHT = 16
+CAMEL_STEP = 18
+HEADER = 26
+VARIANTS_LINE = 14  # a second header line naming the variants, when there are any
+ARROW_BAND = 40
+ARROW_LEVEL = 11  # vertical distance between the arrows of one step
+GROUND = 32
+LINE_LABEL = 12  # under the track: the word "finish" at each finish line
+WHIRLWIND_BAND = 26
+ROW = 22
+MOVE_INK = "#c0392b"  # the arrows of the step drawn
+PLAYER_ROW = 16
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def _ordinal(n: int) -> str:
+    return _ORDINALS.get(n, f"{n}th")
+
+
+def _attr(value: object) -> str:
+    return quoteattr(str(value))
+
+
+class _Canvas:
+    """Collects SVG elements; every coordinate is rounded to keep the file small."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        *,
+        size: int | None = None,
+        fill: str = "#000000",
+        anchor: str = "middle",
+        weight: str = "normal",
+    ) -> None:
+        # The root sets the usual font, size, ink and anchor; only differences are written.
+        extra = "" if size is None else f" font-size='{size}'"
+        extra += "" if fill == "#000000" else f" fill='{fill}'"
+        extra += "" if anchor == "middle" else f" text-anchor='{anchor}'"
+        extra += " font-weight='bold'" if weight == "bold" else ""
+        self.add(f"<text x='{x:.0f}' y='{y:.0f}'{extra}>{escape(content)}</text>")
+
+    def polyline(
+        self, points: list[tuple[float, float]], stroke: str, *, dash: bool = False
+    ) -> None:
+        dashed = " stroke-dasharray='5 3'" if dash else ""
+        joined = " ".join(f"{x:.0f},{y:.0f}" for x, y in points)
+        self.add(
+            f"<polyline points='{joined}' fill='none' stroke='{stroke}' stroke-width='2'{dashed}/>"
+        )
+
+    def rect(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        fill: str,
+        *,
+        stroke: str | None = "#555555",
+        radius: int = 0,
+        dash: bool = False,
+    ) -> None:
+        extra = f" rx='{radius}'" if radius else ""
+        extra += " stroke-dasharray='3 2'" if dash else ""
+        extra += "" if stroke is None else f" stroke='{stroke}'"  # None: the group's stroke
+        self.add(
+            f"<rect x='{x:.0f}' y='{y:.0f}' width='{width:.0f}' height='{height:.0f}'"
+            f" fill='{fill}'{extra}/>"
+        )
+
+
+class _Layout:
+    """Where things go: x of each space, y of the bands."""
+
+    def __init__(self, drawing: Board) -> None:
+        self.drawing = drawing
+        self.x: dict[int, float] = {}
+        x = float(MARGIN)
+        for space in drawing.spaces:
+            if space in (FIRST_SPACE, LAST_SPACE + 1):  # the finish line lies just before
+                x += LINE_GAP
+            self.x[space] = x
+            x += COLUMN
+        self.width = x + LINE_GAP + MARGIN
+        self.arrow_top = HEADER + (VARIANTS_LINE if drawing.variants else 0)
+        self.stack_top = self.arrow_top + ARROW_BAND
+        self.ground = self.stack_top + drawing.tallest * CAMEL_STEP + 2
+        self.whirlwind_top = self.ground + GROUND
+        below = self.whirlwind_top + (WHIRLWIND_BAND if drawing.whirlwind else LINE_LABEL)
+        self.panel_top = below + 6
+
+    def centre(self, space: int) -> float:
+        return self.x[space] + COLUMN / 2
+
+    def line_x(self, before_space: int) -> float:
+        """x of the finish line drawn just before ``before_space`` (1, or 17)."""
+        if before_space in self.x:
+            return self.x[before_space] - LINE_GAP / 2
+        return self.x[LAST_SPACE] + COLUMN + LINE_GAP / 2  # nothing past 16: the line ends it
+
+
+def _draw_header(canvas: _Canvas, drawing: Board) -> None:
+    canvas.text(MARGIN, 17, drawing.title, size=12, anchor="start", weight="bold")
+    if drawing.variants:
+        canvas.text(MARGIN, 17 + VARIANTS_LINE, drawing.variants, size=10, anchor="start")
+
+
+def _draw_spaces(canvas: _Canvas, layout: _Layout) -> None:
+    drawing = layout.drawing
+    tiles = {tile.space: tile for tile in drawing.tiles}
+    # The spaces share one stroke and the numbers one size: set once on their group.
+    canvas.add("<g stroke='#b59a5b'>")
+    for space in drawing.spaces:
+        fill = "#f3e2b8" if space in drawing.whirlwind else "#fbf6e9"
+        if not FIRST_SPACE <= space <= LAST_SPACE:
+            fill = "#eeeeee"  # past the finish line
+        canvas.rect(layout.x[space] + 1, layout.ground, COLUMN - 2, GROUND - 2, fill, stroke=None)
+    canvas.add("</g><g font-size='10'>")
+    for space in drawing.spaces:
+        canvas.text(layout.x[space] + COLUMN / 2, layout.ground + GROUND - 7, str(space))
+    canvas.add("</g>")
+    for space in drawing.spaces:
+        x = layout.x[space]
+        tile = tiles.get(space)
+        if tile is not None:
+            forward = tile.side.step > 0
+            canvas.add(
+                f"<g data-tile={_attr(space)} data-owner={_attr(tile.owner)}"
+                f" data-side={_attr(tile.side.value)}>"
+                f"<title>{escape(f'tile on space {space}: {tile_words(tile)}')}</title>"
+            )
+            canvas.rect(
+                x + 3,
+                layout.ground + 2,
+                COLUMN - 6,
+                14,
+                "#bfe3b4" if forward else "#f2b8b5",
+                stroke="#333333",
+                radius=2,
+            )
+            canvas.text(
+                x + COLUMN / 2, layout.ground + 13, f"{tile_label(tile)} P{tile.owner}", size=8
+            )
+            canvas.add("</g>")
+
+
+def _draw_finish_lines(canvas: _Canvas, layout: _Layout) -> None:
+    top = layout.stack_top - 4
+    bottom = layout.ground + GROUND - 2
+    for before in (FIRST_SPACE, LAST_SPACE + 1):
+        x = layout.line_x(before)
+        canvas.add(
+            f"<g data-finish-line={_attr(before - 1)}><title>finish line between space 16 and"
+            f" space 1</title><line x1='{x:.0f}' y1='{top:.0f}' x2='{x:.0f}' y2='{bottom:.0f}'"
+            " stroke='#000000' stroke-width='4'/><line"
+            f" x1='{x:.0f}' y1='{top:.0f}' x2='{x:.0f}' y2='{bottom:.0f}' stroke='#ffffff'"
+            " stroke-width='4' stroke-dasharray='4 4'/></g>"
+        )
+        canvas.text(x, bottom + 10, "finish", size=9)
+
+
+def _draw_camel(canvas: _Canvas, layout: _Layout, space: int, level: int, camel: Camel) -> None:
+    look = camel_look(camel)
+    x = layout.x[space] + 3
+    y = layout.ground - (level + 1) * CAMEL_STEP
+    width = COLUMN - 6
+    where = f"{look.name} camel on space {space}, {_ordinal(level + 1)} from the bottom"
+    canvas.add(
+        f"<g data-camel={_attr(camel.value)} data-space={_attr(space)} data-level={_attr(level)}>"
+        f"<title>{escape(where)}</title>"
+    )
+    canvas.rect(
+        x, y, width, CAMEL_HEIGHT, look.fill, stroke="#333333", radius=4, dash=camel.is_crazy
+    )
+    if camel.is_crazy:
+        # The crazy camels run counterclockwise, which is leftwards in this drawing.
+        mid = y + CAMEL_HEIGHT / 2
+        canvas.add(
+            f"<polygon points='{x + 3:.0f},{mid:.0f} {x + 9:.0f},{mid - 5:.0f}"
+            f" {x + 9:.0f},{mid + 5:.0f}' fill='{look.ink}'/>"
+        )
+        canvas.text(x + width / 2 + 4, y + 12, look.label, size=10, fill=look.ink, weight="bold")
+    else:
+        canvas.text(x + width / 2, y + 12, look.label, size=11, fill=look.ink, weight="bold")
+    canvas.add("</g>")
+
+
+def _draw_stacks(canvas: _Canvas, layout: _Layout) -> None:
+    for space, stack in layout.drawing.stacks:
+        for level, camel in enumerate(stack):
+            _draw_camel(canvas, layout, space, level, camel)
+
+
+def _draw_whirlwind(canvas: _Canvas, layout: _Layout) -> None:
+    spaces = layout.drawing.whirlwind
+    if not spaces:
+        return
+    six, seven, eight = spaces
+    top = layout.whirlwind_top
+    canvas.add(
+        "<g data-whirlwind='6 7 8'><title>whirlwind: leaving 6 goes to 8, leaving 7 goes"
+        " to 6; from 8 on to 9 only if another camel is on 6-8 or all others are past"
+        " 9, else back to 7</title>"
+    )
+    # 6 -> 8 swings low under 7; 7 -> 6 is a short, shallow arc. Both start and end a little
+    # off the centre of their spaces so that the two arrows never meet on space 6.
+    for start, end, depth, offset in ((six, eight, 22, -5), (seven, six, 10, 5)):
+        x1, x2 = layout.centre(start) + offset, layout.centre(end) + offset
+        control_x, control_y = (x1 + x2) / 2, top + depth
+        canvas.add(
+            f"<path d='M{x1:.0f},{top:.0f} Q{control_x:.0f},{control_y:.0f} {x2:.0f},{top:.0f}'"
+            " fill='none' stroke='#8a6d2f' stroke-width='1.5'/>"
+        )
+        canvas.add(_arrowhead(x2, top, x2 - control_x, top - control_y, "#8a6d2f"))
+    canvas.text(
+        layout.x[eight] + COLUMN + 2, top + 15, "whirlwind 6→8, 7→6", size=9, anchor="start"
+    )
+    canvas.add("</g>")
+
+
+def _arrowhead(x: float, y: float, dx: float, dy: float, fill: str, size: float = 7) -> str:
+    """A triangle with its tip at (x, y), pointing along (dx, dy)."""
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    back_x, back_y = x - ux * size, y - uy * size
+    half = size / 2
+    left = (back_x - uy * half, back_y + ux * half)
+    right = (back_x + uy * half, back_y - ux * half)
+    return (
+        f"<polygon points='{x:.0f},{y:.0f} {left[0]:.0f},{left[1]:.0f}"
+        f" {right[0]:.0f},{right[1]:.0f}' fill='{fill}'/>"
+    )
+
+
+def _arrow_label(arrow: Arrow) -> str:
+    names = ", ".join(camel_look(c).name for c in arrow.unit)
+    how = " (underneath)" if arrow.underneath else ""
+    via = f" by {'→'.join(str(s) for s in arrow.path)}" if arrow.detour or arrow.wraps else ""
+    return (
+        f"move {arrow.order}: {names} from space {arrow.from_space} to {arrow.to_space}{via}{how}"
+    )
+
+
+def _draw_arrows(canvas: _Canvas, layout: _Layout) -> None:
+    bottom = layout.stack_top - 2
+    for arrow in layout.drawing.arrows:
+        # Each arrow leaves a little left of its space's centre and arrives a little right of
+        # it, and each later arrow runs higher, so that a tile step starting where the die
+        # move ended stays apart from it.
+        x1 = layout.centre(arrow.from_space) - 4
+        x2 = layout.centre(arrow.to_space) + 4
+        level = bottom - 8 - ARROW_LEVEL * ((arrow.order - 1) % 3)
+        canvas.add(
+            f"<g data-move={_attr(arrow.order)} data-from={_attr(arrow.from_space)}"
+            f" data-to={_attr(arrow.to_space)}><title>{escape(_arrow_label(arrow))}</title>"
+        )
+        if arrow.wraps:
+            # Round the loop: out through the finish line at one end, in at the other.
+            leaving_left = arrow.path[1] < arrow.path[0] or arrow.path[0] == FIRST_SPACE
+            exit_x = (
+                layout.line_x(FIRST_SPACE) - 4
+                if leaving_left
+                else layout.line_x(LAST_SPACE + 1) + 4
+            )
+            entry_x = (
+                layout.line_x(LAST_SPACE + 1) + 4
+                if leaving_left
+                else layout.line_x(FIRST_SPACE) - 4
+            )
+            canvas.polyline([(x1, bottom), (x1, level), (exit_x, level)], MOVE_INK)
+            canvas.polyline([(entry_x, level), (x2, level), (x2, bottom - 6)], MOVE_INK, dash=True)
+        else:
+            canvas.polyline([(x1, bottom), (x1, level), (x2, level), (x2, bottom - 6)], MOVE_INK)
+        canvas.add(_arrowhead(x2, bottom, 0, 1, MOVE_INK, size=8))
+        label = camel_look(arrow.unit[0]).label
+        if arrow.detour or arrow.wraps:
+            label += " " + "→".join(str(space) for space in arrow.path)
+        if len(layout.drawing.arrows) > 1:
+            label = f"{arrow.order}: {label}"
+        # At the arrow's start, where no later arrow of the step passes.
+        canvas.text(x1 + 2, level - 2, label, size=9, fill=MOVE_INK, anchor="start", weight="bold")
+        canvas.add("</g>")
+
+
+def _die_box(
+    canvas: _Canvas, x: float, y: float, fill: str, ink: str, label: str, title: str
+) -> float:
+    width = 14 + 6 * len(label)
+    canvas.add(f"<g><title>{escape(title)}</title>")
+    canvas.rect(x, y, width, 16, fill, stroke="#333333", radius=3)
+    canvas.text(x + width / 2, y + 12, label, size=10, fill=ink, weight="bold")
+    canvas.add("</g>")
+    return x + width + 4
+
+
+def _draw_panel(canvas: _Canvas, layout: _Layout, state: State) -> float:
+    y = layout.panel_top
+    x = canvas_x = float(MARGIN)
+    canvas.text(x, y + 12, "pyramid:", anchor="start", weight="bold")
+    x += 62
+    canvas.add("<g data-dice='pyramid'>")
+    for die in state.pyramid:
+        look = die_look(die)
+        x = _die_box(
+            canvas, x, y, look.fill, look.ink, look.label, f"{look.name} die in the pyramid"
+        )
+    canvas.add("</g>")
+    if not state.pyramid:
+        canvas.text(x, y + 12, "empty", anchor="start")
+        x += 40
+    x += 12
+    canvas.text(x, y + 12, "revealed:", anchor="start", weight="bold")
+    x += 66
+    canvas.add("<g data-dice='revealed'>")
+    for roll in state.revealed:
+        look = die_look(roll.die)
+        shown = "" if roll.colour is None else f" in {camel_look(roll.colour).name.split()[-1]}"
+        if roll.colour is None:
+            label, ink = roll_label(roll), look.ink
+        else:  # the grey die as it lies, its number in white or black, and "w"/"k" to say so
+            label = roll_label(roll).removeprefix(look.label)
+            ink = camel_look(roll.colour).fill
+        title = f"{look.name} die showed {roll.value}{shown}"
+        x = _die_box(canvas, x, y, look.fill, ink, label, title)
+    canvas.add("</g>")
+    if not state.revealed:
+        canvas.text(x, y + 12, "none", anchor="start")
+    y += ROW
+    x = canvas_x
+    canvas.text(x, y + 12, "leg tickets (top first):", anchor="start", weight="bold")
+    x += 140
+    for camel in state.ruleset.racing_camels:
+        look = camel_look(camel)
+        values = state.ticket_stack(camel)
+        left = " ".join(str(v) for v in reversed(values)) or "none"
+        title = f"{look.name} leg tickets left, top first: {left}"
+        canvas.add(f"<g data-tickets={_attr(camel.value)}><title>{escape(title)}</title>")
+        canvas.rect(x, y, 16, 16, look.fill, stroke="#333333", radius=3)
+        canvas.text(x + 8, y + 12, look.label, size=10, fill=look.ink, weight="bold")
+        canvas.text(x + 20, y + 12, left, size=10, anchor="start")
+        canvas.add("</g>")
+        x += 24 + 6 * len(left) + 10
+    y += ROW
+    for seat, player in enumerate(state.players):
+        canvas.add(f"<g data-player={_attr(seat)} data-money={_attr(player.money)}>")
+        canvas.text(
+            MARGIN,
+            y + seat * PLAYER_ROW + 12,
+            player_line(state, seat, player),
+            anchor="start",
+        )
+        canvas.add("</g>")
+    return y + len(state.players) * PLAYER_ROW + MARGIN
+
+
+def state_svg(state: State, *, move: Iterable[object] | None = None) -> str:
+    """The board diagram of ``state`` as SVG text (a few KB, self-contained).
+
+    ``move`` is optional: the events of the step that led to ``state`` (what
+    :func:`camelup.apply` returned); each ``UnitMoved`` among them is drawn as a numbered
+    arrow from the space the unit left to the space it reached.
+    """
+    drawing = board(state, move)
+    layout = _Layout(drawing)
+    canvas = _Canvas()
+    _draw_header(canvas, drawing)
+    _draw_spaces(canvas, layout)
+    _draw_whirlwind(canvas, layout)
+    _draw_finish_lines(canvas, layout)
+    _draw_stacks(canvas, layout)
+    _draw_arrows(canvas, layout)
+    height = _draw_panel(canvas, layout, state)
+    width = layout.width
+    head = (
+        f"<svg xmlns='{SVG_NAMESPACE}' viewBox='0 0 {width:.0f} {height:.0f}'"
+        f" width='{width:.0f}' height='{height:.0f}' role='img' font-family='sans-serif'"
+        " font-size='11' text-anchor='middle'>"
+        f"<title>{escape(drawing.title)}</title>"
+        f"<rect width='{width:.0f}' height='{height:.0f}' fill='#ffffff'/>"
+    )
+    return head + "".join(canvas.parts) + "</svg>\n"
