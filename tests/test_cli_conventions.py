@@ -10,11 +10,9 @@ import json
 import os
 import pty
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,25 +24,13 @@ from camelup.cli.odds import VERB as ODDS
 from camelup.cli.render import VERB as RENDER
 from camelup.cli.spec import VERBS as SPEC
 from camelup.harness.reports import FORMATS as RENDERED
+from commands import camelup, faux
+from commands import run_camelup as run
 
 FAUX = Path(__file__).parent / "faux_adapters"
 SELECTION = ("--id", "turn")  # 8 cases
 TARGET = "turn.order/wraps-to-seat-zero"
 GUARD = 120  # a hang guard only
-
-
-def camelup(*args: str) -> list[str]:
-    return [sys.executable, "-m", "camelup", *args]
-
-
-def run(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        camelup(*args), capture_output=True, text=True, timeout=GUARD, check=False, **options
-    )
-
-
-def faux(script: str, *args: str) -> str:
-    return shlex.join([sys.executable, str(FAUX / script), *args])
 
 
 def on_a_terminal(

@@ -24,22 +24,15 @@ import junitparser
 import pytest
 from tap.parser import Parser as TapParser
 
+from commands import camelup, one_line
+from commands import run_camelup as run
+
 REPO = Path(__file__).resolve().parent.parent
 EVIL = Path(__file__).parent / "faux_adapters" / "evil.py"
 SELECTION = ("--id", "turn")  # 8 cases of the bundled suite, both editions
 TARGET = "turn.order/wraps-to-seat-zero"  # one of them, first edition
 OTHER = "turn.order/not-your-turn"  # another
 GUARD = 120  # seconds: a hang guard for each subprocess, far beyond what any needs
-
-
-def camelup(*args: str) -> list[str]:
-    return [sys.executable, "-m", "camelup", *args]
-
-
-def run(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        camelup(*args), capture_output=True, text=True, timeout=GUARD, check=False, **options
-    )
 
 
 def evil(mode: str, log: Path, case: str = "") -> str:
@@ -94,12 +87,6 @@ def assert_no_process_left(log: Path) -> None:
     started = [int(pid) for pid in logged(log, "pid")]
     assert started, "the adapter logged no process"
     wait_until(lambda: not any(alive(pid) for pid in started), f"processes {started} to end")
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
-    return lines[0]
 
 
 def jsonl_lines(text: str) -> list[dict[str, Any]]:

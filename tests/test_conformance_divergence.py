@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from camelup import Edition, Ruleset, apply, legal_actions, new_game
-from camelup.cli import main
 from camelup.harness import (
     InProcessReference,
     SubprocessAdapter,
@@ -32,6 +31,7 @@ from camelup.harness import (
 from camelup.harness.mutants import CATALOGUE, applied, lifted
 from camelup.io.codec import action_from_json, setup_from_json, to_json
 from camelup.spec.registry import load_registry
+from commands import run_cli
 from helpers import SETUP_SECOND
 
 FAUX = Path(__file__).parent / "faux_adapters"
@@ -102,11 +102,6 @@ def faux(mode: str, case_id: str = GAME, step: int = 2) -> str:
 def results(suite: Path, adapter: str) -> dict[str, Any]:
     report = run_cases(load_suite(suite).cases, SubprocessAdapter(adapter))
     return {r.case.id: r for r in report.results}
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = main(list(argv))
-    return code, capsys.readouterr().out
 
 
 # ------------------------------------------------------------------------------ the runner
@@ -194,7 +189,7 @@ def test_every_report_format_shows_one_divergence_and_the_checks_not_compared(
 def test_explain_shows_the_divergence_with_both_boards(
     suite: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = run_cli(
+    code, out, _ = run_cli(
         capsys, "conformance", "explain", GAME, "--suite", str(suite), "--adapter", faux("overpay")
     )
     assert code == 1
@@ -234,7 +229,7 @@ def test_explain_says_in_one_line_when_the_adapters_state_cannot_be_drawn(
     suite: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     adapter = faux("unreadable")
-    code, out = run_cli(
+    code, out, _ = run_cli(
         capsys, "conformance", "explain", GAME, "--suite", str(suite), "--adapter", adapter
     )
     assert code == 1
@@ -247,7 +242,7 @@ def test_explain_says_in_one_line_when_the_adapters_state_cannot_be_drawn(
 def test_explain_draws_an_adapters_state_the_rules_refuse(
     suite: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = run_cli(
+    code, out, _ = run_cli(
         capsys, "conformance", "explain", GAME, "--suite", str(suite), "--adapter", faux("twice")
     )
     assert code == 1

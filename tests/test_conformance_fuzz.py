@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from camelup.cli import main
 from camelup.harness.adapter import run_case
 from camelup.harness.lockstep import first_divergence, pattern
 from camelup.harness.suite import load_suite
+from commands import faux, run_cli
 from test_cli_conventions import on_a_terminal
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,16 +59,6 @@ for line in sys.stdin:
         break
     print(json.dumps(reply), flush=True)
 """
-
-
-def faux(script: str, *args: str) -> str:
-    return shlex.join([sys.executable, str(FAUX / script), *args])
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def cases_of(text: str) -> list[dict[str, Any]]:

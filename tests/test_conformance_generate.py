@@ -10,22 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from camelup.cli import main
 from camelup.harness import InProcessReference, load_suite, run_cases
 from camelup.harness.games import CONFIGS
 from camelup.harness.generate import generated_files
 from camelup.harness.suite import schema_folder, suite_directory
 from camelup.harness.validate import registry_problems, validate_suite
 from camelup.spec.registry import load_registry
+from commands import run_cli
 
 SUITE = suite_directory()
 GENERATED = SUITE / "generated"
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_generation_is_deterministic_and_matches_the_committed_files() -> None:

@@ -17,23 +17,17 @@ from typing import Any
 import pytest
 
 import camelup.cli.conformance
-from camelup.cli import main
 from camelup.harness import suite
 from camelup.harness.expectations import ExpectationsError, load_expectations
 from camelup.harness.reports import render
 from camelup.harness.runner import CaseResult, RunReport
 from camelup.io.jsonio import JSONInputError, parse_json
+from commands import run_cli
 from test_conformance_runner import LEGAL_FIRST, MOVE_FIRST, PYTHON, suite_files
 
 REPO = Path(__file__).resolve().parent.parent
 CONFORMANCE = REPO / "reference" / "camelup" / "conformance"
 REFERENCE = f"{PYTHON} -m camelup.adapter"
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def write_suite(root: Path, bad_first_file: dict[str, Any] | str | None = None) -> Path:

@@ -11,21 +11,15 @@ import sys
 import pytest
 
 import camelup.harness.mutants as mutants
-from camelup.cli import main
 from camelup.cli.conformance.mutants import judge
 from camelup.harness import InProcessReference, load_suite, run_cases
 from camelup.model.state import State
 from camelup.rules import crazy, final, leg, movement, ranking, tiles, turn, whirlwind
 from camelup.spec.registry import load_registry
+from commands import run_cli
 
 PYTHON = shlex.quote(sys.executable)
 FLOOR_CASE = "leg.score.net/floor-on-the-total-not-per-ticket"
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def snapshot() -> dict[tuple[str, str], int]:

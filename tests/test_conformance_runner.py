@@ -20,11 +20,11 @@ import pytest
 from tap.parser import Parser as TapParser
 
 from camelup import Edition, Ruleset, legal_actions, new_game
-from camelup.cli import main
 from camelup.harness import InProcessReference, SubprocessAdapter, load_suite, render, run_cases
 from camelup.harness.compare import normalise, same
 from camelup.harness.expectations import ExpectationsError, load_expectations
 from camelup.io.codec import setup_from_json, to_json
+from commands import run_cli
 from helpers import SETUP_SECOND, wire_rolls
 
 FAUX = Path(__file__).parent / "faux_adapters"
@@ -294,12 +294,6 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def faux(script: str, *args: str) -> str:
     return " ".join([PYTHON, shlex.quote(str(FAUX / script)), *map(shlex.quote, args)])
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_jsonl(capsys: pytest.CaptureFixture[str], suite: Path, *argv: str) -> tuple[int, str, str]:

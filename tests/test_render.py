@@ -18,7 +18,6 @@ import pytest
 
 import camelup.tools.render
 from camelup import Camel, CamelUpError, State, TakePyramidTicket, TileSide, Variant, apply
-from camelup.cli import main
 from camelup.cli.render import use_color
 from camelup.harness.adapter import run_case
 from camelup.harness.suite import Case, load_suite
@@ -26,6 +25,7 @@ from camelup.io.codec import state_from_json, to_json
 from camelup.tools.render import replay, state_svg, state_text
 from camelup.tools.render.board import camel_look, spaces_shown
 from camelup.tools.render.text import camel_text
+from commands import one_line, run_cli
 from helpers import board as board_of
 from helpers import build, roll, ruleset
 
@@ -401,20 +401,16 @@ def state_file(tmp_path: Path) -> Path:
     return path
 
 
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(["render", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_render_a_state_file_as_svg_and_as_text(
     state_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_cli([str(state_file)], capsys)
+    code, out, err = run_cli(capsys, "render", str(state_file))
     assert (code, err) == (0, "")
     assert_camels_in_place(first_edition_position(), parse(out))
     target = tmp_path / "board.txt"
-    code, out, err = run_cli([str(state_file), "--format", "text", "-o", str(target)], capsys)
+    code, out, err = run_cli(
+        capsys, "render", str(state_file), "--format", "text", "-o", str(target)
+    )
     assert (code, out, err) == (0, "", "")
     written = target.read_text("utf-8")
     assert "\x1b" not in written  # a file is no terminal
@@ -426,24 +422,18 @@ def test_render_a_step_of_a_case(
 ) -> None:
     case_id = "whirlwind.bounce/seed-ww-example-1"
     given = state_from_json(suite_cases[case_id].given["state"])
-    code, out, _ = run_cli(["--case", case_id, "--before", "1"], capsys)
+    code, out, _ = run_cli(capsys, "render", "--case", case_id, "--before", "1")
     assert code == 0
     before = parse(out)
     assert camel_groups(before)["orange"].attrib["data-space"] == "5"
     assert not [g for g in before.iter(f"{SVG}g") if "data-move" in g.attrib]
     assert out == state_svg(given)
-    code, out, _ = run_cli(["--case", case_id, "--after", "1"], capsys)
+    code, out, _ = run_cli(capsys, "render", "--case", case_id, "--after", "1")
     after = parse(out)
     assert code == 0 and camel_groups(after)["orange"].attrib["data-space"] == "7"
     assert [g.attrib["data-to"] for g in after.iter(f"{SVG}g") if "data-move" in g.attrib] == ["7"]
-    code, default, _ = run_cli(["--case", case_id], capsys)  # default: after the last step
+    code, default, _ = run_cli(capsys, "render", "--case", case_id)  # default: after the last step
     assert code == 0 and default == out
-
-
-def one_line(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 def test_an_invalid_state_is_one_line_with_a_json_pointer(
@@ -453,11 +443,11 @@ def test_an_invalid_state_is_one_line_with_a_json_pointer(
     data["players"][2]["money"] = -4
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data), "utf-8")
-    code, out, err = run_cli([str(bad)], capsys)
+    code, out, err = run_cli(capsys, "render", str(bad))
     assert (code, out) == (3, "")
     assert re.search(r"bad\.json: .* at /players/2/money", one_line(err))
     bad.write_text("{not json", "utf-8")
-    code, _, err = run_cli([str(bad)], capsys)
+    code, _, err = run_cli(capsys, "render", str(bad))
     assert code == 3 and "bad.json" in one_line(err)
 
 
@@ -475,7 +465,7 @@ def test_an_invalid_state_is_one_line_with_a_json_pointer(
 def test_usage_errors_exit_2(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_cli(args, capsys)
+    code, out, err = run_cli(capsys, "render", *args)
     assert (code, out) == (2, "")
     assert message in err
 
@@ -484,7 +474,7 @@ def test_a_refused_drawing_leaves_no_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "out.svg"
-    code, _, _ = run_cli(["--case", "no.such/case", "-o", str(target)], capsys)
+    code, _, _ = run_cli(capsys, "render", "--case", "no.such/case", "-o", str(target))
     assert code == 2 and not target.exists()
 
 

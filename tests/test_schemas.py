@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from camelup.cli import main
 from camelup.harness.compare import ProtocolViolation, reply_kind
 from camelup.harness.protocol import AdapterStartError, parse_hello
 from camelup.io.resources import schema_directory
 from camelup.io.schemas import DEFAULT_CLAUSES, GAME_KINDS, Schemas, Violation, bundled
 from camelup.spec.registry import load_registry
+from commands import run_cli
 from test_conformance_inputs import first_file, write_suite
 from test_conformance_runner import MOVE_FIRST, PYTHON
 from test_fuzz_inputs import mutated_documents, valid_documents
@@ -158,12 +158,6 @@ def test_without_the_compiled_validator_jsonschema_decides_alone(
 
 
 # --------------------------------------------------------------------- the doors
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_a_key_twice_in_a_case_file_is_an_invalid_suite(
