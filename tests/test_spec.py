@@ -3,6 +3,7 @@ small broken spec is caught and located (file and line)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -204,3 +205,19 @@ def test_every_dossier_item_has_a_home() -> None:
     ruled = [item for ruling in registry.rulings for item in ruling.dossier]
     assert sorted(rows - set(ruled)) == []
     assert len(ruled) == len(set(ruled)), "a dossier row is settled by two rulings"
+
+
+def test_the_ruleset_schema_names_exactly_the_models_variants(tmp_path: Path) -> None:
+    """A variant is named in the code and in the published schema; spec check holds them equal."""
+    from camelup.io.resources import schema_directory
+    from camelup.spec.agreement import schema_enum_problems
+
+    assert schema_enum_problems() == []
+    shutil.copytree(schema_directory(), tmp_path, dirs_exist_ok=True)
+    schema = tmp_path / "ruleset.schema.json"
+    document = json.loads(schema.read_text("utf-8"))
+    document["properties"]["variants"]["items"]["enum"].remove("final-scoring-net")
+    schema.write_text(json.dumps(document), "utf-8")
+    (problem,) = schema_enum_problems(tmp_path)
+    assert problem.startswith("ruleset.schema.json: /properties/variants lists")
+    assert "final-scoring-net" in problem and "camelup.model.ruleset.Variant" in problem

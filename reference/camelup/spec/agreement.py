@@ -1,12 +1,19 @@
 """Where the code restates a fact of the spec for speed or independence, check they agree.
 
 The library must import without the Markdown, so the variants' rule sets are written in
-:data:`camelup.model.ruleset.VARIANT_RULE_SETS` too; ``camelup spec check`` runs this.
+:data:`camelup.model.ruleset.VARIANT_RULE_SETS` too; and the published ruleset schema lists the
+editions, modules and variants as enums, for implementations that read no Python.
+``camelup spec check`` runs both checks.
 """
 
 from __future__ import annotations
 
-from camelup.model.ruleset import VARIANT_RULE_SETS, Variant
+from enum import Enum
+from pathlib import Path
+
+from camelup.io.jsonio import read_json_file
+from camelup.io.resources import schema_directory
+from camelup.model.ruleset import VARIANT_RULE_SETS, Edition, Module, Variant
 from camelup.spec.registry import Registry
 
 
@@ -28,5 +35,27 @@ def variant_problems(registry: Registry) -> list[str]:
             problems.append(
                 f"variant {name}: {defined.ruling} defines it for {sorted(defined.rule_sets)},"
                 f" camelup.model.ruleset for {sorted(code)}"
+            )
+    return problems
+
+
+def schema_enum_problems(schema_folder: Path | None = None) -> list[str]:
+    """One line per member of ``ruleset.schema.json`` whose enum differs from the model's enum:
+    the schema must name exactly the editions, modules and variants the code knows."""
+    path = (schema_folder or schema_directory()) / "ruleset.schema.json"
+    properties = read_json_file(path)["properties"]
+    listed = {
+        "edition": properties["edition"]["enum"],
+        "modules": properties["modules"]["items"]["enum"],
+        "variants": properties["variants"]["items"]["enum"],
+    }
+    in_code: dict[str, type[Enum]] = {"edition": Edition, "modules": Module, "variants": Variant}
+    problems = []
+    for member, enum in in_code.items():
+        wanted = [item.value for item in enum]
+        if listed[member] != wanted:
+            problems.append(
+                f"{path.name}: /properties/{member} lists {listed[member]},"
+                f" {enum.__module__}.{enum.__name__} has {wanted}"
             )
     return problems

@@ -37,11 +37,15 @@ def handle(options: CheckOptions) -> int:
         return exits.FAILED
     if directory.resolve() == spec_directory(None).resolve():
         # Only the shipped spec describes this code; a fixture spec need not.
-        from camelup.spec.agreement import variant_problems
+        from camelup.spec.agreement import schema_enum_problems, variant_problems
 
         disagreements = variant_problems(registry)
         for line in disagreements:
             print(f"{directory / 'rulings.md'}: {line}", file=sys.stderr)
+        schema_disagreements = schema_enum_problems()
+        for line in schema_disagreements:
+            print(line, file=sys.stderr)
+        disagreements += schema_disagreements
         if disagreements:
             print(f"spec check: {len(disagreements)} problem(s)", file=sys.stderr)
             return exits.FAILED
