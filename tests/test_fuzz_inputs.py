@@ -184,14 +184,14 @@ def valid_documents(draw: st.DrawFn, kind: str | None = None) -> tuple[str, Any]
     elif kind == "setup":
         value = draw(cst.setups(state.ruleset))
     elif kind == "roll":
-        rolls = [cst.chance_outcomes(state)]
+        rolls = [cst.a_chance_outcome(state)]
         if state.revealed:
             rolls.append(st.sampled_from(state.revealed))
         value = draw(st.one_of(rolls))
     elif kind == "action":
-        value = draw(st.one_of(cst.legal_actions(state), cst.invalid_actions(state)))
+        value = draw(st.one_of(cst.a_legal_action(state), cst.invalid_actions(state)))
     else:
-        action = draw(cst.legal_actions(state)) if not state.is_over else None
+        action = draw(cst.a_legal_action(state)) if not state.is_over else None
         events = apply(state, action).events if action is not None else ()
         if not events:  # the race is over: take any event of a fresh legal action instead
             fresh = draw(cst.states(state.ruleset, max_steps=0))

@@ -144,7 +144,7 @@ def _positions(draw: st.DrawFn, dice_left: int = 2) -> State:
     for _ in range(draw(st.integers(0, 40))):
         if state.is_over:
             break
-        roll = draw(cst.chance_outcomes(state))
+        roll = draw(cst.a_chance_outcome(state))
         later = apply(state, TakePyramidTicket(state.to_move, roll)).state
         if later.is_over:
             break  # keep the position before the end, where the race can still end
@@ -155,7 +155,7 @@ def _positions(draw: st.DrawFn, dice_left: int = 2) -> State:
             choices = [a for a in legal_actions(state) if isinstance(a, kinds)]
             state = apply(state, draw(st.sampled_from(choices))).state
     while not state.is_over and state.ruleset.dice_per_leg - len(state.revealed) > dice_left:
-        roll = draw(cst.chance_outcomes(state))
+        roll = draw(cst.a_chance_outcome(state))
         state = apply(state, TakePyramidTicket(state.to_move, roll)).state
     return state
 

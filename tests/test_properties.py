@@ -357,12 +357,12 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.running())
     @rule(data=st.data())
     def take_a_legal_action(self, data: st.DataObject) -> None:
-        self.step(data.draw(cst.legal_actions(self.game), label="action"))
+        self.step(data.draw(cst.a_legal_action(self.game), label="action"))
 
     @precondition(lambda self: self.running())
     @rule(data=st.data())
     def take_a_pyramid_ticket(self, data: st.DataObject) -> None:
-        roll = data.draw(cst.chance_outcomes(self.game), label="roll")
+        roll = data.draw(cst.a_chance_outcome(self.game), label="roll")
         self.step(TakePyramidTicket(self.game.to_move, roll))
 
     @rule(data=st.data())

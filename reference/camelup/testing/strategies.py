@@ -8,7 +8,7 @@ never imports this module.
 - :func:`rulesets`: every valid combination of edition, player count, module and variants.
 - :func:`setups`: the setup inputs of a ruleset (start rolls, stacking order, start player, ...).
 - :func:`states`: states reachable by play from a random setup.
-- :func:`legal_actions`, :func:`chance_outcomes`: one of the engine's legal actions or die rolls.
+- :func:`a_legal_action`, :func:`a_chance_outcome`: one of the engine's legal actions or die rolls.
 - :func:`invalid_actions`: well-typed actions the engine must refuse in a state.
 - :func:`actions`: well-typed actions with values near the valid ranges, legal or not.
 
@@ -18,7 +18,7 @@ never imports this module.
 ... def test_every_legal_action_is_accepted(data: st.DataObject) -> None:
 ...     state = data.draw(states(max_steps=20))
 ...     if not state.is_over:
-...         apply(state, data.draw(legal_actions(state)))
+...         apply(state, data.draw(a_legal_action(state)))
 >>> test_every_legal_action_is_accepted()
 """
 
@@ -52,11 +52,11 @@ from camelup.rules import betting, movement, partnership, tiles  # called throug
 from camelup.rules.setup import Setup, new_game
 
 __all__ = [
+    "a_chance_outcome",
+    "a_legal_action",
     "actions",
     "all_rulesets",
-    "chance_outcomes",
     "invalid_actions",
-    "legal_actions",
     "rulesets",
     "setups",
     "states",
@@ -190,8 +190,8 @@ def states(
     """A state reached from a random setup by up to ``max_steps`` legal actions.
 
     ``ruleset`` is a ruleset, a strategy of rulesets or None (any ruleset). Each step is,
-    about half the time, the pyramid action with a roll from :func:`chance_outcomes`, and
-    otherwise any action of :func:`legal_actions`; play stops early when the race ends, so
+    about half the time, the pyramid action with a roll from :func:`a_chance_outcome`, and
+    otherwise any action of :func:`a_legal_action`; play stops early when the race ends, so
     finished games are among the states too.
 
     >>> from hypothesis import given, settings
@@ -210,30 +210,30 @@ def states(
     for _ in range(draw(st.integers(0, max_steps))):
         if state.is_over:
             break
-        pyramid = st.builds(TakePyramidTicket, st.just(state.to_move), chance_outcomes(state))
-        action: Action = draw(st.one_of(pyramid, legal_actions(state)))
+        pyramid = st.builds(TakePyramidTicket, st.just(state.to_move), a_chance_outcome(state))
+        action: Action = draw(st.one_of(pyramid, a_legal_action(state)))
         state = engine.apply(state, action).state
     return state
 
 
-def legal_actions(state: State) -> st.SearchStrategy[Action]:
+def a_legal_action(state: State) -> st.SearchStrategy[Action]:
     """One of ``camelup.legal_actions(state)``; nothing at all once the race is over.
 
     Tile actions are most of the list, so the pyramid action comes up less than in real play;
-    draw from :func:`chance_outcomes` to take it more often.
+    draw from :func:`a_chance_outcome` to take it more often.
 
     >>> from hypothesis import find
     >>> from camelup import PlaceFinishCard, new_game
     >>> ruleset = Ruleset(Edition.FIRST, 2)
     >>> state = new_game(ruleset, find(setups(ruleset), lambda s: True))
-    >>> type(find(legal_actions(state), lambda a: isinstance(a, PlaceFinishCard))).__name__
+    >>> type(find(a_legal_action(state), lambda a: isinstance(a, PlaceFinishCard))).__name__
     'PlaceFinishCard'
     """
     return _sampled(engine.legal_actions(state))
 
 
 @st.composite
-def chance_outcomes(draw: st.DrawFn, state: State) -> DieRoll:
+def a_chance_outcome(draw: st.DrawFn, state: State) -> DieRoll:
     """A die roll the pyramid action can produce in ``state``: a die still in the pyramid, each
     equally likely, then one of its faces (shrinks to the first die showing 1).
 
@@ -244,7 +244,7 @@ def chance_outcomes(draw: st.DrawFn, state: State) -> DieRoll:
     >>> from camelup import new_game
     >>> ruleset = Ruleset(Edition.SECOND, 3)
     >>> state = new_game(ruleset, find(setups(ruleset), lambda s: True))
-    >>> find(chance_outcomes(state), lambda roll: roll.die is Die.GREY)
+    >>> find(a_chance_outcome(state), lambda roll: roll.die is Die.GREY)
     DieRoll(Die.GREY, 1, Camel.CRAZY_WHITE)
     """
     outcomes = [roll for roll, _ in engine.chance_outcomes(state)]
@@ -315,7 +315,7 @@ def invalid_actions(state: State) -> st.SearchStrategy[Action]:
     others = [s for s in range(-2, state.ruleset.players + 2) if s != state.to_move]
     wrong_seat = st.builds(
         lambda action, other: attrs.evolve(action, player=other),
-        legal_actions(state),
+        a_legal_action(state),
         st.sampled_from(others),
     )
     kinds = invalid_action_kinds(state)
