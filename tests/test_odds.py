@@ -42,7 +42,14 @@ from camelup import (
 from camelup.io.codec import dumps
 from camelup.model.camels import Die
 from camelup.odds.by_apply import summary
-from camelup.odds.exact import GameOver, _TileSearch, action_values, leg_odds, race_estimates
+from camelup.odds.exact import (
+    GameOver,
+    _layout_odds,
+    _SharedMoves,
+    action_values,
+    leg_odds,
+    race_estimates,
+)
 from camelup.rules import crazy, movement, whirlwind
 from helpers import build, ruleset
 
@@ -162,8 +169,10 @@ def _positions(draw: st.DrawFn, dice_left: int = 2) -> State:
 
 def _same_as_apply(state: State) -> None:
     odds = leg_odds(state)
-    # the shared-moves enumeration that values tile actions gives the same odds
-    assert _TileSearch(state, odds.steps).odds(state.tiles) == odds
+    # the moves shared across tile layouts (first filled with no tile at all) give the same odds
+    shared = _SharedMoves(state.ruleset)
+    _layout_odds(state, (), shared)
+    assert _layout_odds(state, state.tiles, shared) == odds
     slow = summary(state)
     assert odds.sequences == slow.sequences
     assert odds.places() == {c: tuple(row) for c, row in slow.places.items()}

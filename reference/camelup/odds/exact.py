@@ -58,15 +58,15 @@ import gc
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import attrs
 
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import FACE_VALUES, DieRoll
-from camelup.model.events import Event, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
 from camelup.model.track import Stack
@@ -84,7 +84,6 @@ __all__ = [
 ]
 
 Ranking = tuple[Camel, ...]
-_Position = tuple[tuple[Stack, ...], tuple[Die, ...]]
 
 
 def _faces_per_die(ruleset: Ruleset) -> int:
@@ -157,189 +156,156 @@ class LegOdds:
         return Fraction(total, self.total_weight)
 
 
-class _TileSearch:
-    """The leg enumerated for many tile layouts at once, for :func:`action_values`.
+# One move of a die on a track: the face weight it counts, the outcome sequences it stands for,
+# what the kernel says the move did, and the track after it (in the move source's terms).
+_Step = tuple[int, int, movement.Moved, Any]
 
-    The moves of every die from every track that the leg reaches with no tile on the track are
-    revealed once, with the kernel recording events, and shared by the enumerations of all the
-    layouts. A move is kept as ``(roll, weight, landing, next track, crossed, ranking)``, where
-    ``landing`` is the space on which the die's own move ended (the kernel's first
-    ``UnitMoved`` event). A tile acts only on a unit whose move ends on its space
-    (``move.only-final-space``, ``tile.land.pay-owner``), so under a layout with no tile on
-    ``landing`` the move is exactly the shared one; a move that ends on a tile, and every move
-    after it (the track then differs from all shared ones), is revealed again with the tiles.
-    Tracks are numbered once, so that positions are keyed by small integers.
+
+@attrs.frozen
+class _MoveSource:
+    """Where the enumeration gets the moves of a die on a track.
+
+    ``moves(here, die)`` lists them; a track is whatever the source likes (a tuple of stacks, a
+    number). ``position`` turns a track after a move into the key under which equal positions
+    merge (None: the track is its own key); ``rank`` gives its ranking (``rank.*``).
     """
 
-    def __init__(self, state: State, steps: int) -> None:
-        ruleset = self.ruleset = state.ruleset
-        self.steps = steps
-        self.faces = _faces_per_die(ruleset)
-        self.dice = ruleset.dice
-        self.rolls = [_rolls(die, self.faces) for die in self.dice]
+    moves: Callable[[Any, Die], Sequence[_Step]]
+    position: Callable[[Any], Hashable] | None
+    rank: Callable[[Any], Ranking]
+
+
+def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
+    """The moves of a die on a track, as the race kernel makes them with ``tiles`` on the track.
+
+    A die's camel and its unit are the same for each of its numbers, so each is lifted once
+    (:func:`camelup.rules.race.lift_mover`) and moved per number
+    (:func:`camelup.rules.movement.move_camel_unit`). For the grey die the crazy-camel rule is
+    asked once per colour (it is given the colour, not the number, and the colour reaches no
+    other rule); when both colours move the same camel, the two faces of each number are one
+    move of weight two. Every rule is looked up when the source is made, so a patched rule
+    changes the odds as it changes ``apply``.
+    """
+    faces = _faces_per_die(ruleset)
+    racing: dict[Die, tuple[tuple[DieRoll, ...], int]] = {
+        die: (tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3)
+        for die in ruleset.dice
+        if die is not Die.GREY
+    }
+    white, black = CRAZY_CAMELS
+    white_rolls = tuple(DieRoll(Die.GREY, v, white) for v in FACE_VALUES)
+    black_rolls = tuple(DieRoll(Die.GREY, v, black) for v in FACE_VALUES)
+    choose, lift, move = crazy.choose_crazy_camel, race.lift_mover, movement.move_camel_unit
+    grey = Die.GREY
+
+    def lift_and_move(
+        here: tuple[Stack, ...],
+        rolls: tuple[DieRoll, ...],
+        weight: int,
+        times: int,
+        chosen: tuple[Camel, str] | None,
+        steps: list[_Step],
+    ) -> list[_Step]:
+        lifted = list(here)
+        camel, origin, unit = lift(lifted, rolls[0], chosen)
+        for roll in rolls:
+            moved = lifted.copy()
+            outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
+            steps.append((weight, times, outcome, moved))
+        return steps
+
+    def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
+        if die is not grey:
+            rolls, weight = racing[die]
+            return lift_and_move(here, rolls, weight, 1, None, [])
+        by_white, by_black = choose(here, white), choose(here, black)
+        if by_white[0] is by_black[0]:  # both faces of each number make the same move
+            return lift_and_move(here, white_rolls, 2, 2, by_white, [])
+        steps = lift_and_move(here, white_rolls, 1, 1, by_white, [])
+        return lift_and_move(here, black_rolls, 1, 1, by_black, steps)
+
+    return _MoveSource(moves, tuple, ranking.ranking)
+
+
+class _SharedMoves:
+    """The moves with no tile on the track, made once per (track, die) and kept for every tile
+    layout of one search; tracks are numbered, so that positions are keyed by small numbers."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.bare = _kernel_moves(ruleset, ())
         self.ids: dict[tuple[Stack, ...], int] = {}
         self.tracks: list[tuple[Stack, ...]] = []
-        self.root = self._id(state.track)
-        self.root_mask = sum(1 << self.dice.index(die) for die in state.pyramid)
-        self.in_pyramid = len(state.pyramid)
-        # mask -> ((die index, mask without it), ...)
-        self.draws = [
-            tuple((i, mask & ~(1 << i)) for i in range(len(self.dice)) if mask >> i & 1)
-            for mask in range(1 << len(self.dice))
-        ]
-        self.moves: dict[int, tuple[tuple[DieRoll, int, int, int, bool, Ranking], ...]] = {}
-        self._fill()
+        self.rankings: dict[int, Ranking] = {}
+        self.kept: dict[tuple[int, Die], tuple[Sequence[_Step], frozenset[int]]] = {}
 
-    def _id(self, track: tuple[Stack, ...]) -> int:
+    def number(self, track: tuple[Stack, ...]) -> int:
         found = self.ids.get(track)
         if found is None:
             found = self.ids[track] = len(self.tracks)
             self.tracks.append(track)
         return found
 
-    def _fill(self) -> None:
-        level = {self.root * 64 + self.root_mask}
-        for k in range(self.steps):
-            following: set[int] = set()
-            for key in level:
-                here, mask = divmod(key, 64)
-                for index, rest in self.draws[mask]:
-                    moves = self.moves.get(here * 8 + index)
-                    if moves is None:
-                        moves = self._reveal_all(here, index)
-                    if k + 1 < self.steps:
-                        following.update(m[3] * 64 + rest for m in moves if not m[4])
-            level = following
+    def numbered(self, steps: Sequence[_Step]) -> list[_Step]:
+        number = self.number
+        return [(w, c, moved, number(tuple(after))) for w, c, moved, after in steps]
 
-    def _reveal_all(
-        self, here: int, index: int
-    ) -> tuple[tuple[DieRoll, int, int, int, bool, Ranking], ...]:
-        found = []
-        track = self.tracks[here]
-        for roll, weight in self.rolls[index]:
-            moved = list(track)
-            events: list[Event] = []
-            _, crossed = race.reveal(moved, (), self.ruleset, roll, events)
-            landing = next(e.to_space for e in events if type(e) is UnitMoved)
-            after = self._id(tuple(moved))
-            found.append((roll, weight, landing, after, crossed, ranking.ranking(moved)))
-        moves = self.moves[here * 8 + index] = tuple(found)
-        return moves
+    def rank(self, track: int) -> Ranking:
+        found = self.rankings.get(track)
+        if found is None:
+            found = self.rankings[track] = self.bare.rank(self.tracks[track])
+        return found
 
-    def odds(self, tiles: tuple[Tile, ...]) -> LegOdds:
-        """The leg's odds with ``tiles`` on the track (as :func:`leg_odds` would give them)."""
-        ruleset, steps = self.ruleset, self.steps
-        scale = [1] * (steps + 1)
-        for k in range(steps - 1, -1, -1):
-            scale[k] = scale[k + 1] * self.faces * (self.in_pyramid - k)
-        reveal = race.reveal
-        rank = ranking.ranking
-        spaces = {tile.space for tile in tiles}
-        shared, tracks, rolls, draws, number = (
-            self.moves,
-            self.tracks,
-            self.rolls,
-            self.draws,
-            self._id,
-        )
-        finals: dict[Ranking, int] = {}
-        paid: dict[int, int] = {}
-        race_end = sequences = race_end_sequences = 0
-        level: dict[int, list[int]] = {self.root * 64 + self.root_mask: [1, 1]}
-        if steps == 0:
-            finals[rank(tracks[self.root])] = 1
-            sequences = 1
-        for k in range(steps):
-            last = k + 1 == steps
-            unit = scale[k + 1]
-            following: dict[int, list[int]] = {}
-            for key, (weight, count) in level.items():
-                here, mask = divmod(key, 64)
-                for index, rest in draws[mask]:
-                    known = shared.get(here * 8 + index)
-                    if known is None:  # off the shared tracks: every move with the tiles
-                        known = tuple((roll, w, -99, -1, False, ()) for roll, w in rolls[index])
-                    for roll, face_weight, landing, after, crossed, ranked in known:
-                        w = weight * face_weight
-                        if after < 0 or landing in spaces:
-                            moved = list(tracks[here])
-                            payment, crossed = reveal(moved, tiles, ruleset, roll)
-                            if payment is not None:
-                                paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
-                            if crossed or last:
-                                ranked = rank(moved)
-                            else:
-                                after = number(tuple(moved))
-                        if crossed or last:
-                            finals[ranked] = finals.get(ranked, 0) + w * unit
-                            sequences += count
-                            if crossed:
-                                race_end += w * unit
-                                race_end_sequences += count
-                            continue
-                        entry = following.get(after * 64 + rest)
-                        if entry is None:
-                            following[after * 64 + rest] = [w, count]
-                        else:
-                            entry[0] += w
-                            entry[1] += count
-            level = following
-        return _odds(
-            ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps
-        )
+    def layout(self, tiles: tuple[Tile, ...]) -> _MoveSource:
+        """The moves with ``tiles`` on the track, shared with every other layout of the search.
 
+        A tile acts only on a unit whose move ends on its space (``move.only-final-space``,
+        ``tile.land.pay-owner``), so a kept move with no tile whose landing holds no tile of
+        this layout is this layout's move too; the moves of a die that lands on one of them are
+        made again with the tiles. This is the whole of the sharing across tile layouts: the
+        enumeration itself does not know about it.
+        """
+        tiled = _kernel_moves(self.ruleset, tiles).moves
+        spaces = frozenset(tile.space for tile in tiles)
+        kept, tracks, bare = self.kept, self.tracks, self.bare.moves
 
-_Move = tuple[tuple[DieRoll, ...], int, int, tuple[Camel, str] | None]
+        def moves(here: int, die: Die) -> Sequence[_Step]:
+            found = kept.get((here, die))
+            if found is None:
+                steps = self.numbered(bare(tracks[here], die))
+                landings = frozenset(outcome.landing for _, _, outcome, _ in steps)
+                found = kept[here, die] = (steps, landings)
+            if spaces.isdisjoint(found[1]):
+                return found[0]
+            return self.numbered(tiled(tracks[here], die))
+
+        return _MoveSource(moves, None, self.rank)
 
 
 def _enumerate(
-    ruleset: Ruleset,
-    track: tuple[Stack, ...],
-    tiles: tuple[Tile, ...],
-    pyramid: tuple[Die, ...],
-    revealed: int,
+    ruleset: Ruleset, track: Any, pyramid: tuple[Die, ...], revealed: int, source: _MoveSource
 ) -> LegOdds:
+    """The one enumeration of the leg: level by level, one die per level, merging equal
+    positions (the track and the dice left), with the moves that ``source`` gives from
+    ``track`` (a track in the source's terms)."""
     faces = _faces_per_die(ruleset)
     steps = _steps_left(ruleset, revealed, len(pyramid))
     # scale[k]: the weight of one unit at level k in units of 1/total (the steps after k)
     scale = [1] * (steps + 1)
     for k in range(steps - 1, -1, -1):
         scale[k] = scale[k + 1] * faces * (len(pyramid) - k)
-    # A die's moves on a track: (its rolls, the faces each roll counts for, the sequences each
-    # stands for, the crazy-camel choice to hand to the kernel). A racing die's are fixed; the
-    # grey die's follow chapter 7's choice on the track, asked once per colour: the rule is
-    # given the colour and not the number, and the colour reaches no other rule.
-    racing_moves: list[tuple[_Move, ...]] = [
-        ()
-        if die is Die.GREY
-        else ((tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3, 1, None),)
-        for die in pyramid
-    ]
-    grey = pyramid.index(Die.GREY) if Die.GREY in pyramid else -1
-    white, black = CRAZY_CAMELS
-    white_rolls = tuple(DieRoll(Die.GREY, v, white) for v in FACE_VALUES)
-    black_rolls = tuple(DieRoll(Die.GREY, v, black) for v in FACE_VALUES)
-    choose = crazy.choose_crazy_camel
-
-    def grey_moves(here: tuple[Stack, ...]) -> tuple[_Move, ...]:
-        by_white, by_black = choose(here, white), choose(here, black)
-        if by_white[0] is by_black[0]:  # both faces of each number make the same move
-            return ((white_rolls, 2, 2, by_white),)
-        return ((white_rolls, 1, 1, by_white), (black_rolls, 1, 1, by_black))
-
     # the dice left as a bit mask: draws[mask] = ((a die left, the mask without it), ...)
     draws = [
-        tuple((i, mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
+        tuple((pyramid[i], mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
         for mask in range(1 << len(pyramid))
     ]
-    lift, move = race.lift_mover, movement.move_camel_unit
-    rank = ranking.ranking
+    moves, position, rank = source.moves, source.position, source.rank
     finals: dict[Ranking, int] = {}
     paid: dict[int, int] = {}
     race_end = sequences = race_end_sequences = 0
     # level[mask]: the positions with the dice of ``mask`` left, each track with its weight
     # and its number of sequences
-    level: list[dict[tuple[Stack, ...], list[int]]] = [{} for _ in draws]
+    level: list[dict[Any, list[int]]] = [{} for _ in draws]
     level[-1][track] = [1, 1]
     if steps == 0:
         finals[rank(track)] = 1
@@ -347,41 +313,33 @@ def _enumerate(
     for k in range(steps):
         last = k + 1 == steps
         unit = scale[k + 1]
-        following: list[dict[tuple[Stack, ...], list[int]]] = [{} for _ in draws]
+        following: list[dict[Any, list[int]]] = [{} for _ in draws]
         for mask, positions in enumerate(level):
             for here, (weight, count) in positions.items():
-                for index, rest in draws[mask]:
+                for die, rest in draws[mask]:
                     reached = following[rest]
-                    for rolls, face_weight, times, chosen in (
-                        grey_moves(here) if index == grey else racing_moves[index]
-                    ):
+                    for face_weight, times, moved, after in moves(here, die):
                         w = weight * face_weight
                         c = count * times
-                        # the die's camel and its unit are the same for each number: lift once
-                        lifted = list(here)
-                        camel, origin, riders = lift(lifted, rolls[0], chosen)
-                        for roll in rolls:
-                            moved = lifted.copy()
-                            payment, crossed = move(
-                                moved, tiles, ruleset, camel, origin, riders, roll.value
-                            )
-                            if payment is not None:
-                                paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
-                            if crossed or last:
-                                ranked = rank(moved)
-                                finals[ranked] = finals.get(ranked, 0) + w * unit
-                                sequences += c
-                                if crossed:
-                                    race_end += w * unit
-                                    race_end_sequences += c
-                                continue
-                            key = tuple(moved)
-                            entry = reached.get(key)
-                            if entry is None:
-                                reached[key] = [w, c]
-                            else:
-                                entry[0] += w
-                                entry[1] += c
+                        if moved.payments:
+                            for payment in moved.payments:
+                                owed = w * unit * payment.amount
+                                paid[payment.owner] = paid.get(payment.owner, 0) + owed
+                        if last or moved.crossed:
+                            ranked = rank(after)
+                            finals[ranked] = finals.get(ranked, 0) + w * unit
+                            sequences += c
+                            if moved.crossed:
+                                race_end += w * unit
+                                race_end_sequences += c
+                            continue
+                        key = after if position is None else position(after)
+                        entry = reached.get(key)
+                        if entry is None:
+                            reached[key] = [w, c]
+                        else:
+                            entry[0] += w
+                            entry[1] += c
         level = following
     return _odds(ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps)
 
@@ -431,13 +389,22 @@ def leg_odds(state: State, tiles: tuple[Tile, ...] | None = None) -> LegOdds:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _enumerate(
-            state.ruleset,
-            state.track,
-            state.tiles if tiles is None else tiles,
-            state.pyramid,
-            len(state.revealed),
-        )
+        source = _kernel_moves(state.ruleset, state.tiles if tiles is None else tiles)
+        return _enumerate(state.ruleset, state.track, state.pyramid, len(state.revealed), source)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) -> LegOdds:
+    """:func:`leg_odds` with ``tiles`` on the track, sharing the moves that no tile of the
+    layout changes with the other layouts asked about with the same ``shared``."""
+    source = shared.layout(tiles)
+    root = shared.number(state.track)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _enumerate(state.ruleset, root, state.pyramid, len(state.revealed), source)
     finally:
         if collecting:
             gc.enable()
@@ -480,7 +447,7 @@ def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValu
     the tile where that action would put it (the tiles are those ``apply`` leaves).
     """
     odds = leg_odds(state) if base is None else base
-    search: _TileSearch | None = None
+    shared = _SharedMoves(state.ruleset)
     seat = state.to_move
     held = state.players[seat].leg_tickets
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
@@ -498,9 +465,7 @@ def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValu
                 values.append(ActionValue(generic, Fraction(_pyramid_ticket_value())))
         elif type(action) is PlaceTile or type(action) is MoveTile:
             tiles = apply(state, action).state.tiles
-            if search is None:
-                search = _TileSearch(state, odds.steps)
-            new = search.odds(tiles)
+            new = _layout_odds(state, tiles, shared)
             coins = new.tile_coins(seat)
             change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
             values.append(ActionValue(action, coins - coins_now + change, coins, coins_now, change))
@@ -578,8 +543,8 @@ def _play_races(
         while True:
             die = dice.pop(int(draw() * len(dice)))
             faces_of = rolls[die]
-            _, crossed = reveal(moved, on_track, ruleset, faces_of[int(draw() * len(faces_of))])
-            if crossed:
+            roll = faces_of[int(draw() * len(faces_of))]
+            if reveal(moved, on_track, ruleset, roll).crossed:
                 break
             out += 1
             if leg_is_over(ruleset, out) or not dice:  # leg.cleanup: tiles off, dice back
