@@ -219,6 +219,27 @@ def test_action_values_equal_the_enumeration_through_apply(state: State) -> None
     assert kinds <= {type(v.action) for v in values}
 
 
+@settings(max_examples=15)
+@given(_positions(dice_left=3))
+def test_tile_values_in_one_pass_equal_the_leg_enumerated_with_each_layout(state: State) -> None:
+    # action_values values every tile layout in one pass over the leg without the player's tile;
+    # here each layout is enumerated on its own, with the tiles apply leaves
+    assume(not state.is_over)
+    odds = leg_odds(state)
+    seat = state.to_move
+    held = state.players[seat].leg_tickets
+    checked = 0
+    for value in action_values(state, odds):
+        if type(value.action) in (PlaceTile, MoveTile):
+            new = leg_odds(state, apply(state, value.action).state.tiles)
+            assert value.tile_coins == new.tile_coins(seat), value.action
+            change = sum((new.ticket_value(t) - odds.ticket_value(t) for t in held), F(0))
+            assert value.ticket_change == change, value.action
+            checked += 1
+    tile_actions = [a for a in legal_actions(state) if type(a) in (PlaceTile, MoveTile)]
+    assert checked == len(tile_actions)
+
+
 # --- the rules are shared: a patched rule changes play and odds ----------------------------
 
 

@@ -69,7 +69,7 @@ from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import FACE_VALUES, DieRoll
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
-from camelup.model.track import Stack
+from camelup.model.track import LAST_SPACE, Stack
 from camelup.play.engine import apply, legal_actions
 from camelup.rules import crazy, final, leg, movement, race, ranking
 
@@ -157,8 +157,9 @@ class LegOdds:
 
 
 # One move of a die on a track: the face weight it counts, the outcome sequences it stands for,
-# what the kernel says the move did, and the track after it (in the move source's terms).
-_Step = tuple[int, int, movement.Moved, Any]
+# what the kernel says the move did, the track after it (in the move source's terms), and the
+# roll that made it (for the grey die, the first of the two rolls it stands for).
+_Step = tuple[int, int, movement.Moved, Any, DieRoll]
 
 
 @attrs.frozen
@@ -211,7 +212,7 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
         for roll in rolls:
             moved = lifted.copy()
             outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
-            steps.append((weight, times, outcome, moved))
+            steps.append((weight, times, outcome, moved, roll))
         return steps
 
     def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
@@ -228,12 +229,13 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
 
 
 class _SharedMoves:
-    """The moves with no tile on the track, made once per (track, die) and kept for every tile
-    layout of one search; tracks are numbered, so that positions are keyed by small numbers."""
+    """The moves with ``tiles`` (none by default) on the track, made once per (track, die) and
+    kept for every layout of one search that adds tiles to them; tracks are numbered, so that
+    positions are keyed by small numbers."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
-        self.bare = _kernel_moves(ruleset, ())
+    def __init__(self, ruleset: Ruleset, tiles: tuple[Tile, ...] = ()) -> None:
+        self.ruleset, self.tiles = ruleset, tiles
+        self.bare = _kernel_moves(ruleset, tiles)
         self.ids: dict[tuple[Stack, ...], int] = {}
         self.tracks: list[tuple[Stack, ...]] = []
         self.rankings: dict[int, Ranking] = {}
@@ -248,12 +250,21 @@ class _SharedMoves:
 
     def numbered(self, steps: Sequence[_Step]) -> list[_Step]:
         number = self.number
-        return [(w, c, moved, number(tuple(after))) for w, c, moved, after in steps]
+        return [(w, c, moved, number(tuple(after)), roll) for w, c, moved, after, roll in steps]
 
     def rank(self, track: int) -> Ranking:
         found = self.rankings.get(track)
         if found is None:
             found = self.rankings[track] = self.bare.rank(self.tracks[track])
+        return found
+
+    def kept_moves(self, here: int, die: Die) -> tuple[Sequence[_Step], frozenset[int]]:
+        """The kept moves of ``die`` from track number ``here`` and the spaces they land on."""
+        found = self.kept.get((here, die))
+        if found is None:
+            steps = self.numbered(self.bare.moves(self.tracks[here], die))
+            landings = frozenset(step[2].landing for step in steps)
+            found = self.kept[here, die] = (steps, landings)
         return found
 
     def layout(self, tiles: tuple[Tile, ...]) -> _MoveSource:
@@ -266,15 +277,11 @@ class _SharedMoves:
         enumeration itself does not know about it.
         """
         tiled = _kernel_moves(self.ruleset, tiles).moves
-        spaces = frozenset(tile.space for tile in tiles)
-        kept, tracks, bare = self.kept, self.tracks, self.bare.moves
+        spaces = frozenset(tile.space for tile in tiles if tile not in self.tiles)
+        kept, tracks, kept_moves = self.kept, self.tracks, self.kept_moves
 
         def moves(here: int, die: Die) -> Sequence[_Step]:
-            found = kept.get((here, die))
-            if found is None:
-                steps = self.numbered(bare(tracks[here], die))
-                landings = frozenset(outcome.landing for _, _, outcome, _ in steps)
-                found = kept[here, die] = (steps, landings)
+            found = kept.get((here, die)) or kept_moves(here, die)
             if spaces.isdisjoint(found[1]):
                 return found[0]
             return self.numbered(tiled(tracks[here], die))
@@ -318,7 +325,7 @@ def _enumerate(
             for here, (weight, count) in positions.items():
                 for die, rest in draws[mask]:
                     reached = following[rest]
-                    for face_weight, times, moved, after in moves(here, die):
+                    for face_weight, times, moved, after, _ in moves(here, die):
                         w = weight * face_weight
                         c = count * times
                         if moved.payments:
@@ -410,6 +417,151 @@ def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) ->
             gc.enable()
 
 
+class _TileValues:
+    """What a tile of the player to move would earn them, and do to their leg tickets, for every
+    space and side at once: one pass over the leg without their tile, then a little more work
+    per layout.
+
+    Until a unit's move lands on the new tile's space, the leg goes as it does without the tile
+    (``move.only-final-space``: a tile acts only on the space where a move ends). So the value
+    of a position under a layout is the value without the tile wherever no move below it lands
+    on that space; :meth:`_base` finds, once for the leg, each position's value without the
+    tile and the spaces that moves below it land on, and :meth:`layout` works out again only
+    the positions from which the new tile can be reached. Values are whole numbers of units of
+    ``1 / total`` as in :class:`LegOdds`.
+    """
+
+    def __init__(self, state: State, steps: int) -> None:
+        self.seat = seat = state.to_move
+        self.ruleset, self.steps = state.ruleset, steps
+        self.others = tuple(t for t in state.tiles if t.owner != seat)
+        self.shared = _SharedMoves(state.ruleset, self.others)
+        self.root = self.shared.number(state.track)
+        self.dice = state.pyramid
+        self.draws = [
+            tuple((self.dice[i], mask & ~(1 << i)) for i in range(len(self.dice)) if mask >> i & 1)
+            for mask in range(1 << len(self.dice))
+        ]
+        self.root_mask = len(self.draws) - 1
+        faces = _faces_per_die(state.ruleset)
+        self.scale = [1] * (steps + 1)
+        for k in range(steps - 1, -1, -1):
+            self.scale[k] = self.scale[k + 1] * faces * (len(self.dice) - k)
+        self.held = state.players[seat].leg_tickets
+        self.rewards: dict[Ranking, int] = {}
+        # (track number, dice left) -> (value of the held tickets, bits of the spaces landed on)
+        self.base: dict[tuple[int, int], tuple[int, int]] = {}
+        self.summaries: dict[tuple[int, Die, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
+        self.total_reward = self._base(self.root, self.root_mask, 0)[0]
+
+    @property
+    def total(self) -> int:
+        return self.scale[0]
+
+    def _reward(self, ranked: Ranking) -> int:
+        found = self.rewards.get(ranked)
+        if found is None:
+            ticket_reward = leg.ticket_reward
+            found = sum(ticket_reward(t, ranked[0], ranked[1]) for t in self.held)
+            self.rewards[ranked] = found
+        return found
+
+    def _summary(self, here: int, die: Die, last: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
+        """The kept moves of ``die`` from ``here`` (without the player's tile): the weighted
+        reward of those that end the leg (in units of one step) and the others' weights and
+        tracks."""
+        found = self.summaries.get((here, die, last))
+        if found is None:
+            ended, going = 0, []
+            rank, reward = self.shared.rank, self._reward
+            for weight, _, outcome, after, _ in self.shared.kept_moves(here, die)[0]:
+                if last or outcome.crossed:
+                    ended += weight * reward(rank(after))
+                else:
+                    going.append((weight, after))
+            found = self.summaries[here, die, last] = (ended, tuple(going))
+        return found
+
+    def _base(self, here: int, mask: int, k: int) -> tuple[int, int]:
+        if k == self.steps:
+            return self._reward(self.shared.rank(here)), 0
+        found = self.base.get((here, mask))
+        if found is not None:
+            return found
+        unit, last = self.scale[k + 1], k + 1 == self.steps
+        reward = landed = 0
+        for die, rest in self.draws[mask]:
+            for landing in self.shared.kept_moves(here, die)[1]:
+                if 1 <= landing <= LAST_SPACE:
+                    landed |= 1 << landing
+            ended, going = self._summary(here, die, last)
+            reward += ended * unit
+            for weight, after in going:
+                below, below_landed = self._base(after, rest, k + 1)
+                reward += weight * below
+                landed |= below_landed
+        found = self.base[here, mask] = (reward, landed)
+        return found
+
+    def layout(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
+        """The player's tile coins and held tickets' value with ``tiles`` on the track, or None
+        if ``tiles`` is not the other players' tiles plus one of the player's."""
+        added = [t for t in tiles if t not in self.others]
+        if len(added) != 1 or added[0].owner != self.seat or len(tiles) != len(self.others) + 1:
+            return None
+        space, seat, bit = added[0].space, self.seat, 1 << added[0].space
+        reveal, rank, ruleset = race.reveal, ranking.ranking, self.ruleset
+        shared, base, summary = self.shared, self.base, self._summary
+        memo: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def value(here: int, mask: int, k: int) -> tuple[int, int]:
+            if k == self.steps:
+                return 0, self._reward(shared.rank(here))
+            known = base.get((here, mask))
+            if known is not None and not known[1] & bit:
+                return 0, known[0]
+            found = memo.get((here, mask))
+            if found is not None:
+                return found
+            unit, last = self.scale[k + 1], k + 1 == self.steps
+            coins = reward = 0
+            for die, rest in self.draws[mask]:
+                kept, landings = shared.kept_moves(here, die)
+                if space not in landings:  # every kept move holds with the tile
+                    ended, going = summary(here, die, last)
+                    reward += ended * unit
+                    for weight, after in going:
+                        known = base.get((after, rest))
+                        if known is not None and not known[1] & bit:  # the tile is out of reach
+                            reward += weight * known[0]
+                            continue
+                        below_coins, below_reward = value(after, rest, k + 1)
+                        coins += weight * below_coins
+                        reward += weight * below_reward
+                    continue
+                for weight, _, outcome, after, roll in kept:
+                    if outcome.landing == space:  # this move meets the tile: made again with it
+                        moved = list(shared.tracks[here])
+                        outcome = reveal(moved, tiles, ruleset, roll)
+                        for payment in outcome.payments:
+                            if payment.owner == seat:
+                                coins += weight * unit * payment.amount
+                        if last or outcome.crossed:
+                            reward += weight * unit * self._reward(rank(moved))
+                            continue
+                        after = shared.number(tuple(moved))
+                    if last or outcome.crossed:
+                        reward += weight * unit * self._reward(shared.rank(after))
+                    else:
+                        below_coins, below_reward = value(after, rest, k + 1)
+                        coins += weight * below_coins
+                        reward += weight * below_reward
+            found = memo[here, mask] = (coins, reward)
+            return found
+
+        return value(self.root, self.root_mask, 0)
+
+
 @attrs.frozen
 class ActionValue:
     """The expected coins within the leg of one action for the player to move.
@@ -448,6 +600,7 @@ def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValu
     """
     odds = leg_odds(state) if base is None else base
     shared = _SharedMoves(state.ruleset)
+    tile_values: _TileValues | None = None
     seat = state.to_move
     held = state.players[seat].leg_tickets
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
@@ -465,9 +618,16 @@ def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValu
                 values.append(ActionValue(generic, Fraction(_pyramid_ticket_value())))
         elif type(action) is PlaceTile or type(action) is MoveTile:
             tiles = apply(state, action).state.tiles
-            new = _layout_odds(state, tiles, shared)
-            coins = new.tile_coins(seat)
-            change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
+            if tile_values is None:
+                tile_values = _TileValues(state, odds.steps)
+            found = tile_values.layout(tiles)
+            if found is None:  # not one tile added to the others': the leg with these tiles
+                new = _layout_odds(state, tiles, shared)
+                coins = new.tile_coins(seat)
+                change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
+            else:
+                coins = Fraction(found[0], tile_values.total)
+                change = Fraction(found[1], tile_values.total) - held_now
             values.append(ActionValue(action, coins - coins_now + change, coins, coins_now, change))
     values.sort(key=lambda v: -v.value)
     return tuple(values)
