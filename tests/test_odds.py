@@ -393,6 +393,30 @@ def test_cli_json_gives_exact_fractions(tmp_path: Path) -> None:
     assert table.returncode == 0 and "leg ticket" in table.stdout
 
 
+def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(tmp_path: Path) -> None:
+    state = build(
+        ruleset("first"),
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        revealed=["G", "O", "Y"],
+        pyramid_tickets={0: 3},
+    )
+    path = tmp_path / "state.json"
+    path.write_text(dumps(state))
+    lines = _camelup("odds", str(path)).stdout.splitlines()
+    tickets = next(i for i, line in enumerate(lines) if line.startswith("(leg odds and tickets in"))
+    tiles = lines.index(f"tile actions for seat {state.to_move}, as they come:")
+    assert any("leg ticket" in line for line in lines[:tickets])
+    assert not any("place tile" in line for line in lines[:tiles])
+    placed = [line for line in lines[tiles:] if line.startswith("  ") and "place tile on" in line]
+    expected = [v for v in action_values(state) if type(v.action) is PlaceTile]
+    assert len(placed) == len(expected) > 0
+    assert lines[-1].startswith("(all in ") and lines[-1].endswith(" s)")
+    short = _camelup("odds", str(path), "--no-tiles").stdout
+    assert "leg ticket" in short and "place tile" not in short
+    compact = json.loads(_camelup("odds", str(path), "--json", "--no-tiles").stdout)
+    assert compact["actions"] and all("tile" not in a["action"]["type"] for a in compact["actions"])
+
+
 def test_cli_bad_state_is_one_line_with_a_pointer_and_exit_3(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     document = json.loads(dumps(_fresh("first")))

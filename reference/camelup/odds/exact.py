@@ -58,7 +58,7 @@ import gc
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -79,6 +79,7 @@ __all__ = [
     "LegOdds",
     "RaceEstimates",
     "action_values",
+    "iter_action_values",
     "leg_odds",
     "race_estimates",
 ]
@@ -591,46 +592,80 @@ def _pyramid_ticket_value() -> int:
     )
 
 
-def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValue, ...]:
-    """Every legal action of the player to move that pays within the leg, best first.
+def action_values(
+    state: State, base: LegOdds | None = None, *, tiles: bool = True
+) -> tuple[ActionValue, ...]:
+    """Every legal action of the player to move that pays within the leg, best first (equal
+    values in the order of ``legal_actions``); see :func:`iter_action_values`."""
+    found = list(_values(state, base, tiles=tiles))
+    found.sort(key=lambda pair: (-pair[1].value, pair[0]))
+    return tuple(value for _, value in found)
 
-    One enumeration of the leg as it stands (``base``, computed if not given) values the leg
-    tickets; each legal tile placement or move (with each side) takes one more enumeration with
-    the tile where that action would put it (the tiles are those ``apply`` leaves).
-    """
+
+def iter_action_values(
+    state: State, base: LegOdds | None = None, *, tickets: bool = True, tiles: bool = True
+) -> Iterator[ActionValue]:
+    """Every legal action of the player to move that pays within the leg, as it is worked out:
+    the leg tickets and the pyramid ticket at once from the leg's odds (``base``, computed if
+    not given), then each tile placement or move (with each side) with the tile where that
+    action would put it (the tiles are those ``apply`` leaves). All the tile layouts are valued
+    in one pass over the leg (:class:`_TileValues`). ``tickets=False`` leaves out the first
+    part, ``tiles=False`` the second."""
+    for _, value in _values(state, base, tickets, tiles):
+        yield value
+
+
+def _values(
+    state: State, base: LegOdds | None, tickets: bool = True, tiles: bool = True
+) -> Iterator[tuple[int, ActionValue]]:
+    """Each value with the index of its action in ``legal_actions``, tile actions last."""
     odds = leg_odds(state) if base is None else base
-    shared = _SharedMoves(state.ruleset)
-    tile_values: _TileValues | None = None
     seat = state.to_move
+    actions = legal_actions(state)
+    tile_actions: list[tuple[int, Action]] = []
+    pyramid_done = False
+    for index, action in enumerate(actions):
+        if type(action) is TakeLegTicket:
+            if not tickets:
+                continue
+            ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
+            yield index, ActionValue(action, odds.ticket_value(ticket))
+        elif type(action) is TakePyramidTicket:
+            if tickets and not pyramid_done:  # one action per roll: the value is the action's
+                pyramid_done = True
+                generic = TakePyramidTicket(seat, action.roll)
+                yield index, ActionValue(generic, Fraction(_pyramid_ticket_value()))
+        elif type(action) is PlaceTile or type(action) is MoveTile:
+            tile_actions.append((index, action))
+    if not tiles or not tile_actions:
+        return
     held = state.players[seat].leg_tickets
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
     coins_now = odds.tile_coins(seat)
-    values: list[ActionValue] = []
-    pyramid_done = False
-    for action in legal_actions(state):
-        if type(action) is TakeLegTicket:
-            ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
-            values.append(ActionValue(action, odds.ticket_value(ticket)))
-        elif type(action) is TakePyramidTicket:
-            if not pyramid_done:  # one action per possible roll: the value is the action's
-                pyramid_done = True
-                generic = TakePyramidTicket(seat, action.roll)
-                values.append(ActionValue(generic, Fraction(_pyramid_ticket_value())))
-        elif type(action) is PlaceTile or type(action) is MoveTile:
-            tiles = apply(state, action).state.tiles
-            if tile_values is None:
-                tile_values = _TileValues(state, odds.steps)
-            found = tile_values.layout(tiles)
-            if found is None:  # not one tile added to the others': the leg with these tiles
-                new = _layout_odds(state, tiles, shared)
-                coins = new.tile_coins(seat)
-                change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
-            else:
-                coins = Fraction(found[0], tile_values.total)
-                change = Fraction(found[1], tile_values.total) - held_now
-            values.append(ActionValue(action, coins - coins_now + change, coins, coins_now, change))
-    values.sort(key=lambda v: -v.value)
-    return tuple(values)
+    shared = _SharedMoves(state.ruleset)
+    collecting = gc.isenabled()
+    gc.disable()  # as in leg_odds
+    try:
+        tile_values = _TileValues(state, odds.steps)
+    finally:
+        if collecting:
+            gc.enable()
+    for index, action in tile_actions:
+        layout = apply(state, action).state.tiles
+        gc.disable()
+        try:
+            found = tile_values.layout(layout)
+        finally:
+            if collecting:
+                gc.enable()
+        if found is None:  # not one tile added to the others': the leg with these tiles
+            new = _layout_odds(state, layout, shared)
+            coins = new.tile_coins(seat)
+            change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
+        else:
+            coins = Fraction(found[0], tile_values.total)
+            change = Fraction(found[1], tile_values.total) - held_now
+        yield index, ActionValue(action, coins - coins_now + change, coins, coins_now, change)
 
 
 # --- whole races -------------------------------------------------------------------------
