@@ -11,6 +11,13 @@ Then the values of every action (tile placements included), Monte Carlo whole ra
 and last issue 9's speed goals beside the CPU times measured (the best CPU time of this process
 disturbs less than wall time on a shared machine). Prints numbers; the only assertions are that
 the answers agree.
+
+``--against PYTHON`` puts the figures of issue 19's goal table side by side: this file runs
+with ``--json`` under ``PYTHON`` (an interpreter with another build of camelup installed, e.g.
+a wheel of commit 2c005f6 in its own venv, as ``engine_bench.py`` explains) and under the
+current one, alternately for ``--rounds`` rounds, each run a fresh process; it prints the best
+figure of each side, their ratio, and the ratio to the compiled calculators' figures measured
+on this machine (a Go calculator for the 2nd edition, a Rust one for the 1st; issue 19).
 """
 
 from __future__ import annotations
@@ -38,8 +45,14 @@ from camelup import (
     random_setup,
 )
 from camelup.model.camels import Die
-from camelup.odds.by_apply import summary
-from camelup.odds.exact import action_values, leg_odds, race_estimates
+
+try:
+    from camelup.odds.by_apply import summary
+    from camelup.odds.exact import action_values, leg_odds, race_estimates
+except ImportError:  # a build from before the layers were folders (2c005f6), for --against
+    from camelup.odds_by_apply import summary  # type: ignore[import-not-found,no-redef]
+
+    from camelup.odds import action_values, leg_odds, race_estimates  # type: ignore[attr-defined,no-redef]
 
 _CPU: dict[str, float] = {}  # the best process time of the last _best call, under "last"
 
@@ -122,13 +135,155 @@ def _values_by_apply(state: State) -> dict[Any, Fraction]:
     return found
 
 
+# Issue 19's table: figure -> (the compiled calculators' CPU seconds, low and high, measured on
+# this machine; camelup's goal; whether the goal is an upper bound). Races/s have no peer.
+PEERS: dict[str, tuple[str, float, float]] = {
+    "fresh 2nd-edition leg, median of 10 setups": ("Go", 0.032, 0.043),
+    "fresh 2nd-edition leg, slowest of 10 setups": ("Go", 0.032, 0.043),
+    "fresh 1st-edition leg, median of 10 setups": ("Rust", 0.0105, 0.011),
+    "fresh 1st-edition leg, slowest of 10 setups": ("Rust", 0.0105, 0.011),
+    "2nd mid-leg, tiles (4 dice to come)": ("Go", 0.0017, 0.0024),
+    "2nd late leg, tiles (3 dice to come)": ("Go", 0.000003, 0.00015),
+    "odds STATE.json, fresh 2nd leg, cpu (process)": ("Go", 0.040, 0.090),
+    "odds STATE.json, fresh 2nd leg, wall (process)": ("Go", 0.040, 0.090),
+}
+GOALS: dict[str, tuple[float, bool]] = {
+    "fresh 2nd-edition leg, median of 10 setups": (0.035, True),
+    "fresh 2nd-edition leg, slowest of 10 setups": (0.035, True),
+    "fresh 1st-edition leg, median of 10 setups": (0.010, True),
+    "fresh 1st-edition leg, slowest of 10 setups": (0.010, True),
+    "2nd mid-leg, tiles (4 dice to come)": (0.003, True),
+    "2nd late leg, tiles (3 dice to come)": (0.003, True),
+    "every action value, fresh 2nd leg": (0.3, True),
+    "odds STATE.json, fresh 2nd leg, cpu (process)": (0.6, True),
+    "odds STATE.json, fresh 2nd leg, wall (process)": (0.6, True),
+    "Monte Carlo races/s, fresh 2nd leg": (2 * 22_500, False),
+}
+
+
+def goal_figures(repeat: int, races: int) -> dict[str, float]:
+    """Issue 19's figures for this build: best CPU seconds (races/s for Monte Carlo; the
+    process's wall seconds for the command line)."""
+    import os
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    found: dict[str, float] = {}
+    for edition, label in ((Edition.SECOND, "2nd"), (Edition.FIRST, "1st")):
+        rules = Ruleset(edition, players=4)
+        times = []
+        for seed in range(10):
+            state = _fresh(rules, seed)
+            _best(lambda s=state: leg_odds(s), repeat)
+            times.append(_CPU["last"])
+        found[f"fresh {label}-edition leg, median of 10 setups"] = sorted(times)[5]
+        found[f"fresh {label}-edition leg, slowest of 10 setups"] = max(times)
+    positions = _positions()
+    for name, label in (("2nd mid-leg, tiles", "4"), ("2nd late leg, tiles", "3")):
+        state = positions[name]
+        _best(lambda s=state: leg_odds(s), repeat * 4)
+        found[f"{name} ({label} dice to come)"] = _CPU["last"]
+    fresh = positions["fresh 2nd-edition leg"]
+    _best(lambda: action_values(fresh), max(1, repeat // 2))
+    found["every action value, fresh 2nd leg"] = _CPU["last"]
+    _best(lambda: race_estimates(fresh, races, seed=1), 1)
+    found["Monte Carlo races/s, fresh 2nd leg"] = races / _CPU["last"]
+    from camelup.io.codec import dumps
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "state.json")
+        with open(path, "w") as file:
+            file.write(dumps(fresh))
+        command = [sys.executable, "-m", "camelup", "odds", path]
+        wall = cpu = float("inf")
+        for _ in range(max(1, repeat // 2)):
+            start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(command, capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall = min(wall, time.perf_counter() - start)
+            used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            cpu = min(cpu, used)
+        found["odds STATE.json, fresh 2nd leg, cpu (process)"] = cpu
+        found["odds STATE.json, fresh 2nd leg, wall (process)"] = wall
+    return found
+
+
+def compare(baselines: list[str], repeat: int, races: int, rounds: int) -> None:
+    """Issue 19's figures under each of ``baselines`` and under this interpreter, alternately,
+    best of ``rounds``; with the ratios to each baseline and to the compiled calculators."""
+    import json
+    import subprocess
+    import sys
+
+    command = [__file__, "--json", "--repeat", str(repeat), "--races", str(races)]
+    sides = [*baselines, sys.executable]
+    best: list[dict[str, float]] = [{} for _ in sides]
+    for round_number in range(rounds):
+        for side, python in enumerate(sides):
+            out = subprocess.run([python, *command], capture_output=True, text=True, check=True)
+            for key, value in json.loads(out.stdout).items():
+                higher_better = key.startswith("Monte Carlo")
+                old = best[side].get(key)
+                if old is None or (value > old if higher_better else value < old):
+                    best[side][key] = value
+        print(f"round {round_number + 1} of {rounds} done", file=sys.stderr, flush=True)
+    for number, python in enumerate(baselines):
+        print(f"baseline {number + 1}: {python}")
+    print(f"best of {rounds} alternating runs; seconds of CPU (wall for the process), races/s")
+    heads = "".join(f" {'base ' + str(n + 1):>9}" for n in range(len(baselines)))
+    print(
+        f"{'figure':48}{heads} {'current':>9} {'cur/base':>8} {'peer':>15} {'cur/peer':>11}  goal"
+    )
+    for key, current in best[-1].items():
+        olds = [side.get(key, float("nan")) for side in best[:-1]]
+        cells = "".join(f" {_shown(old):>9}" for old in olds) + f" {_shown(current):>9}"
+        cells += "".join(f" {current / old:8.2f}" for old in olds[-1:])
+        peer = PEERS.get(key)
+        if peer is None:
+            cells += f" {'-':>15} {'-':>11}"
+        else:
+            name, low, high = peer
+            cells += f" {name + ' ' + _shown(low) + '-' + _shown(high):>15}"
+            cells += f" {current / high:5.1f}-{current / low:<5.1f}"
+        goal, at_most = GOALS[key]
+        met = current <= goal if at_most else current >= goal
+        verdict = "met" if met else "NOT met"
+        print(f"{key:48}{cells}  {'<=' if at_most else '>='} {_shown(goal)} {verdict}")
+
+
+def _shown(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 0.1:
+        return f"{value:.3f}"
+    return f"{value * 1000:.3g}ms"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="oracle timings: best of N")
     parser.add_argument("--quick", action="store_true", help="skip the slowest apply runs")
     parser.add_argument("--races", type=int, default=20000, help="Monte Carlo races per run")
     parser.add_argument("--setups", type=int, default=10, help="fresh legs timed per edition")
+    parser.add_argument(
+        "--against",
+        metavar="PYTHON",
+        action="append",
+        help="issue 19's figures beside this interpreter's build (may be given several times)",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="with --against (default 3)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.json:
+        import json
+
+        print(json.dumps(goal_figures(args.repeat, args.races)))
+        return
+    if args.against:
+        compare(args.against, args.repeat, args.races, args.rounds)
+        return
 
     columns = f"{'oracle cpu s':>12} {'(wall)':>8} {'apply cpu s':>11} {'ratio':>7}  agree"
     print(f"{'position':30} {'seqs':>8} {columns}")

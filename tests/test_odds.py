@@ -42,7 +42,14 @@ from camelup import (
 from camelup.io.codec import dumps
 from camelup.model.camels import Die
 from camelup.odds.by_apply import summary
-from camelup.odds.exact import GameOver, _TileSearch, action_values, leg_odds, race_estimates
+from camelup.odds.exact import (
+    GameOver,
+    _layout_odds,
+    _SharedMoves,
+    action_values,
+    leg_odds,
+    race_estimates,
+)
 from camelup.rules import crazy, movement, whirlwind
 from helpers import build, ruleset
 
@@ -162,8 +169,10 @@ def _positions(draw: st.DrawFn, dice_left: int = 2) -> State:
 
 def _same_as_apply(state: State) -> None:
     odds = leg_odds(state)
-    # the shared-moves enumeration that values tile actions gives the same odds
-    assert _TileSearch(state, odds.steps).odds(state.tiles) == odds
+    # the moves shared across tile layouts (first filled with no tile at all) give the same odds
+    shared = _SharedMoves(state.ruleset)
+    _layout_odds(state, (), shared)
+    assert _layout_odds(state, state.tiles, shared) == odds
     slow = summary(state)
     assert odds.sequences == slow.sequences
     assert odds.places() == {c: tuple(row) for c, row in slow.places.items()}
@@ -208,6 +217,27 @@ def test_action_values_equal_the_enumeration_through_apply(state: State) -> None
     assert [v.value for v in values] == sorted((v.value for v in values), reverse=True)
     kinds = {type(a) for a in legal_actions(state)} & {PlaceTile, MoveTile, TakeLegTicket}
     assert kinds <= {type(v.action) for v in values}
+
+
+@settings(max_examples=15)
+@given(_positions(dice_left=3))
+def test_tile_values_in_one_pass_equal_the_leg_enumerated_with_each_layout(state: State) -> None:
+    # action_values values every tile layout in one pass over the leg without the player's tile;
+    # here each layout is enumerated on its own, with the tiles apply leaves
+    assume(not state.is_over)
+    odds = leg_odds(state)
+    seat = state.to_move
+    held = state.players[seat].leg_tickets
+    checked = 0
+    for value in action_values(state, odds):
+        if type(value.action) in (PlaceTile, MoveTile):
+            new = leg_odds(state, apply(state, value.action).state.tiles)
+            assert value.tile_coins == new.tile_coins(seat), value.action
+            change = sum((new.ticket_value(t) - odds.ticket_value(t) for t in held), F(0))
+            assert value.ticket_change == change, value.action
+            checked += 1
+    tile_actions = [a for a in legal_actions(state) if type(a) in (PlaceTile, MoveTile)]
+    assert checked == len(tile_actions)
 
 
 # --- the rules are shared: a patched rule changes play and odds ----------------------------
@@ -361,6 +391,30 @@ def test_cli_json_gives_exact_fractions(tmp_path: Path) -> None:
     assert out["sequences"] == 3
     table = _camelup("odds", str(path))
     assert table.returncode == 0 and "leg ticket" in table.stdout
+
+
+def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(tmp_path: Path) -> None:
+    state = build(
+        ruleset("first"),
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        revealed=["G", "O", "Y"],
+        pyramid_tickets={0: 3},
+    )
+    path = tmp_path / "state.json"
+    path.write_text(dumps(state))
+    lines = _camelup("odds", str(path)).stdout.splitlines()
+    tickets = next(i for i, line in enumerate(lines) if line.startswith("(leg odds and tickets in"))
+    tiles = lines.index(f"tile actions for seat {state.to_move}, as they come:")
+    assert any("leg ticket" in line for line in lines[:tickets])
+    assert not any("place tile" in line for line in lines[:tiles])
+    placed = [line for line in lines[tiles:] if line.startswith("  ") and "place tile on" in line]
+    expected = [v for v in action_values(state) if type(v.action) is PlaceTile]
+    assert len(placed) == len(expected) > 0
+    assert lines[-1].startswith("(all in ") and lines[-1].endswith(" s)")
+    short = _camelup("odds", str(path), "--no-tiles").stdout
+    assert "leg ticket" in short and "place tile" not in short
+    compact = json.loads(_camelup("odds", str(path), "--json", "--no-tiles").stdout)
+    assert compact["actions"] and all("tile" not in a["action"]["type"] for a in compact["actions"])
 
 
 def test_cli_bad_state_is_one_line_with_a_pointer_and_exit_3(tmp_path: Path) -> None:

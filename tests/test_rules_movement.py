@@ -71,3 +71,32 @@ def test_every_die_and_face_is_equally_likely_as_exact_fractions() -> None:
     assert sum(second.values()) == 1
     later = build(FIRST, {1: "B G O Y W"}, pyramid_tickets={0: 3}, revealed=["B", "G", "O"])
     assert {p for _, p in chance_outcomes(later)} == {Fraction(1, 6)}
+
+
+@pytest.mark.clause("move.only-final-space", "tile.land.pay-owner", "end.crossing.racing")
+def test_the_race_kernel_says_where_the_move_ended_what_it_owes_and_whether_it_crossed() -> None:
+    from camelup.model.events import TilePaid
+    from camelup.model.state import TileSide
+    from camelup.rules import race
+
+    state = build(FIRST, {3: "B", 4: "G", 5: "O", 15: "Y W"}, tiles=[(6, 2, TileSide.OASIS)])
+    plain = race.reveal(list(state.track), state.tiles, FIRST, roll(FIRST, "B", 2))
+    assert (plain.landing, plain.crossed, plain.payments) == (5, False, ())
+    track = list(state.track)
+    on_tile = race.reveal(track, state.tiles, FIRST, roll(FIRST, "B", 3))
+    assert on_tile.landing == 6 and not on_tile.crossed  # pushed on to 7, but it landed on 6
+    assert on_tile.payments == (TilePaid(2, 6, 1),)
+    assert track[7 + 2] == (Camel.BLUE,)
+    over = race.reveal(list(state.track), state.tiles, FIRST, roll(FIRST, "Y", 2))
+    assert (over.landing, over.crossed, over.payments) == (17, True, ())
+
+
+@pytest.mark.clause("money.bank-unlimited", "tile.land.pay-owner")
+def test_money_is_paid_in_full_and_tickets_stay_held() -> None:
+    from camelup.model.state import LegTicket, Player
+    from camelup.rules import money
+
+    players = (Player(3, (LegTicket(Camel.BLUE, 5),), 1), Player(0))
+    paid = money.pay(players, [(1, 40), (0, -2), (1, 1)])
+    assert paid == (Player(1, (LegTicket(Camel.BLUE, 5),), 1), Player(41))
+    assert money.pay(players, []) == players

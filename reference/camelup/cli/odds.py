@@ -45,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", metavar="DIR", help="the suite folder for --case")
     parser.add_argument("--json", action="store_true", help='JSON output, exact "n/d" strings')
     parser.add_argument(
+        "--no-tiles",
+        action="store_true",
+        help="leave out the tile placements and moves (their values take most of the time)",
+    )
+    parser.add_argument(
         "--race", type=int, metavar="N", help="add Monte Carlo estimates from N whole races"
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --race")
@@ -60,6 +65,7 @@ class OddsOptions:
     after: int
     suite: str | None
     json: bool
+    no_tiles: bool
     race: int | None
     seed: int
     jobs: int
@@ -72,6 +78,7 @@ class OddsOptions:
             namespace.after,
             namespace.suite,
             namespace.json,
+            namespace.no_tiles,
             namespace.race,
             namespace.seed,
             namespace.jobs,
@@ -163,21 +170,52 @@ def handle(options: OddsOptions) -> int:
         return _fail(str(error), exits.INVALID_INPUT)
     if state.is_over:
         return _fail("the game is over: there is no leg left to compute odds for", exits.USAGE)
+    if not options.json:
+        return _print_as_they_come(state, options)
     leg = odds.leg_odds(state)
-    values = odds.action_values(state, leg)
-    estimates = None
+    if options.no_tiles:
+        values = odds.action_values(state, leg, tiles=False)
+    else:
+        values = odds.action_values(state, leg)
+    document = as_json(leg, values)
     if options.race is not None:
         estimates = odds.race_estimates(
             state, options.race, options.seed, options.jobs, _progress(options.race)
         )
-    if options.json:
-        document = as_json(leg, values)
-        if estimates is not None:
-            document["race"] = _race_json(estimates)
-        print(json.dumps(document, indent=2))
-        return exits.OK
-    _print_table(state, leg, values)
-    if estimates is not None:
+        document["race"] = _race_json(estimates)
+    print(json.dumps(document, indent=2))
+    return exits.OK
+
+
+def _print_as_they_come(state: Any, options: OddsOptions) -> int:
+    """The text report, each part printed as soon as it is known: the leg odds and the values
+    of the tickets at once, the tile actions one by one, then the best of them and the time."""
+    from camelup.odds import exact as odds
+
+    start = time.perf_counter()
+    leg = odds.leg_odds(state)
+    _print_table(leg)
+    seat = state.to_move
+    tickets = odds.iter_action_values(state, leg, tiles=False)
+    print(f"expected coins within the leg for seat {seat}, best first:")
+    for value in sorted(tickets, key=lambda v: -v.value):
+        print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}")
+    print(f"(leg odds and tickets in {time.perf_counter() - start:.2f} s)", flush=True)
+    if not options.no_tiles:
+        tiles: list[Any] = []
+        for value in odds.iter_action_values(state, leg, tickets=False):
+            if not tiles:
+                print(f"tile actions for seat {seat}, as they come:")
+            tiles.append(value)
+            print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}", flush=True)
+        if tiles:
+            best = max(tiles, key=lambda v: v.value)
+            print(f"best tile action: {float(best.value):+.4f}  {_action_label(best.action)}")
+    print(f"(all in {time.perf_counter() - start:.2f} s)", flush=True)
+    if options.race is not None:
+        estimates = odds.race_estimates(
+            state, options.race, options.seed, options.jobs, _progress(options.race)
+        )
         _print_race(estimates)
     return exits.OK
 
@@ -202,7 +240,7 @@ def _progress(total: int) -> Any:
     return report
 
 
-def _print_table(state: Any, leg: Any, values: Any) -> None:
+def _print_table(leg: Any) -> None:
     places = leg.places()
     width = len(places)
     header = " ".join(f"{n:>9}" for n in ("1st", "2nd", "3rd", "4th", "5th")[:width])
@@ -210,10 +248,7 @@ def _print_table(state: Any, leg: Any, values: Any) -> None:
     print(f"{'camel':8} {header}")
     for camel, row in places.items():
         print(f"{camel.value:8} " + " ".join(f"{float(p):9.4f}" for p in row))
-    print(f"race ends this leg: {float(leg.race_end):.4f} ({_text(leg.race_end)})")
-    print(f"expected coins within the leg for seat {state.to_move}, best first:")
-    for value in values:
-        print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}")
+    print(f"race ends this leg: {float(leg.race_end):.4f} ({_text(leg.race_end)})", flush=True)
 
 
 def _race_json(estimates: Any) -> dict[str, Any]:
@@ -289,6 +324,7 @@ VERB = Verb(
     details=DESCRIPTION,
     example="camelup odds state.json\n"
     "camelup odds --case turn.order/not-your-turn --after 1 --json\n"
+    "camelup odds state.json --no-tiles\n"
     "camelup odds state.json --race 10000 --jobs 2",
     exit_codes=(
         (exits.OK, "done"),

@@ -289,7 +289,7 @@ def _tile_step(
     direction_of: Callable[[Stack, int], int] | None = None,
     stop_at_sixteen: bool = False,
     on_origin_on_top: Callable[[int], bool] = lambda target: False,
-) -> tuple[TilePaid, bool]:
+) -> movement.Moved:
     """:func:`camelup.rules.movement.tile_step`, each of its parts a knob."""
     paid = TilePaid(tile.owner, tile.space, amount(unit))
     if events is not None:
@@ -328,8 +328,8 @@ def _tile_step(
             events.append(
                 RaceEnded(unit, movement.crossing_direction(target), "tile.land.off-track")
             )
-        return paid, True
-    return paid, False
+        return movement.Moved(tile.space, True, (paid,))
+    return movement.Moved(tile.space, False, (paid,))
 
 
 def _step_knob(p: Patcher, **knobs: Any) -> None:
@@ -340,7 +340,7 @@ def _step_knob(p: Patcher, **knobs: Any) -> None:
         unit: Stack,
         direction: int,
         events: list[Event] | None = None,
-    ) -> tuple[TilePaid, bool]:
+    ) -> movement.Moved:
         return _tile_step(track, ruleset, tile, unit, direction, events, **knobs)
 
     p.replace(movement, "tile_step", step)
@@ -365,7 +365,7 @@ def _move_camel_unit(
     passed_tiles_fire: bool = False,
     stop_past_line_on: int | None = None,
     crazy_arrows: bool = False,
-) -> tuple[TilePaid | None, bool]:
+) -> movement.Moved:
     """:func:`camelup.rules.movement.move_camel_unit`, each of its parts a knob."""
     if camel.is_crazy and crazy_alone and len(unit) > 1:
         track[origin - MIN_SPACE] = track[origin - MIN_SPACE] + unit[1:]
@@ -403,11 +403,11 @@ def _move_camel_unit(
         if events is not None:
             crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
             events.append(RaceEnded(unit, movement.crossing_direction(destination), crossing))
-        return None, True
+        return movement.Moved(destination, True)
     for tile in tile_list:
         if tile.space == destination:
             return movement.tile_step(track, ruleset, tile, unit, direction, events)
-    return None, False
+    return movement.Moved(destination, False)
 
 
 def _move_knob(p: Patcher, **knobs: Any) -> None:
@@ -420,7 +420,7 @@ def _move_knob(p: Patcher, **knobs: Any) -> None:
         unit: Stack,
         pips: int,
         events: list[Event] | None = None,
-    ) -> tuple[TilePaid | None, bool]:
+    ) -> movement.Moved:
         return _move_camel_unit(
             track, tile_list, ruleset, camel, origin, unit, pips, events, **knobs
         )
@@ -1390,7 +1390,7 @@ def _tile_backward_origin(p: Patcher) -> None:
         unit: Stack,
         pips: int,
         events: list[Event] | None = None,
-    ) -> tuple[TilePaid | None, bool]:
+    ) -> movement.Moved:
         origins.append(origin)
         try:
             return original_move(track, tile_list, ruleset, camel, origin, unit, pips, events)

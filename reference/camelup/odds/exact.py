@@ -58,18 +58,18 @@ import gc
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import attrs
 
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import FACE_VALUES, DieRoll
-from camelup.model.events import Event, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
-from camelup.model.track import Stack
+from camelup.model.track import LAST_SPACE, Stack
 from camelup.play.engine import apply, legal_actions
 from camelup.rules import crazy, final, leg, movement, race, ranking
 
@@ -79,12 +79,12 @@ __all__ = [
     "LegOdds",
     "RaceEstimates",
     "action_values",
+    "iter_action_values",
     "leg_odds",
     "race_estimates",
 ]
 
 Ranking = tuple[Camel, ...]
-_Position = tuple[tuple[Stack, ...], tuple[Die, ...]]
 
 
 def _faces_per_die(ruleset: Ruleset) -> int:
@@ -157,189 +157,163 @@ class LegOdds:
         return Fraction(total, self.total_weight)
 
 
-class _TileSearch:
-    """The leg enumerated for many tile layouts at once, for :func:`action_values`.
+# One move of a die on a track: the face weight it counts, the outcome sequences it stands for,
+# what the kernel says the move did, the track after it (in the move source's terms), and the
+# roll that made it (for the grey die, the first of the two rolls it stands for).
+_Step = tuple[int, int, movement.Moved, Any, DieRoll]
 
-    The moves of every die from every track that the leg reaches with no tile on the track are
-    revealed once, with the kernel recording events, and shared by the enumerations of all the
-    layouts. A move is kept as ``(roll, weight, landing, next track, crossed, ranking)``, where
-    ``landing`` is the space on which the die's own move ended (the kernel's first
-    ``UnitMoved`` event). A tile acts only on a unit whose move ends on its space
-    (``move.only-final-space``, ``tile.land.pay-owner``), so under a layout with no tile on
-    ``landing`` the move is exactly the shared one; a move that ends on a tile, and every move
-    after it (the track then differs from all shared ones), is revealed again with the tiles.
-    Tracks are numbered once, so that positions are keyed by small integers.
+
+@attrs.frozen
+class _MoveSource:
+    """Where the enumeration gets the moves of a die on a track.
+
+    ``moves(here, die)`` lists them; a track is whatever the source likes (a tuple of stacks, a
+    number). ``position`` turns a track after a move into the key under which equal positions
+    merge (None: the track is its own key); ``rank`` gives its ranking (``rank.*``).
     """
 
-    def __init__(self, state: State, steps: int) -> None:
-        ruleset = self.ruleset = state.ruleset
-        self.steps = steps
-        self.faces = _faces_per_die(ruleset)
-        self.dice = ruleset.dice
-        self.rolls = [_rolls(die, self.faces) for die in self.dice]
+    moves: Callable[[Any, Die], Sequence[_Step]]
+    position: Callable[[Any], Hashable] | None
+    rank: Callable[[Any], Ranking]
+
+
+def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
+    """The moves of a die on a track, as the race kernel makes them with ``tiles`` on the track.
+
+    A die's camel and its unit are the same for each of its numbers, so each is lifted once
+    (:func:`camelup.rules.race.lift_mover`) and moved per number
+    (:func:`camelup.rules.movement.move_camel_unit`). For the grey die the crazy-camel rule is
+    asked once per colour (it is given the colour, not the number, and the colour reaches no
+    other rule); when both colours move the same camel, the two faces of each number are one
+    move of weight two. Every rule is looked up when the source is made, so a patched rule
+    changes the odds as it changes ``apply``.
+    """
+    faces = _faces_per_die(ruleset)
+    racing: dict[Die, tuple[tuple[DieRoll, ...], int]] = {
+        die: (tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3)
+        for die in ruleset.dice
+        if die is not Die.GREY
+    }
+    white, black = CRAZY_CAMELS
+    white_rolls = tuple(DieRoll(Die.GREY, v, white) for v in FACE_VALUES)
+    black_rolls = tuple(DieRoll(Die.GREY, v, black) for v in FACE_VALUES)
+    choose, lift, move = crazy.choose_crazy_camel, race.lift_mover, movement.move_camel_unit
+    grey = Die.GREY
+
+    def lift_and_move(
+        here: tuple[Stack, ...],
+        rolls: tuple[DieRoll, ...],
+        weight: int,
+        times: int,
+        chosen: tuple[Camel, str] | None,
+        steps: list[_Step],
+    ) -> list[_Step]:
+        lifted = list(here)
+        camel, origin, unit = lift(lifted, rolls[0], chosen)
+        for roll in rolls:
+            moved = lifted.copy()
+            outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
+            steps.append((weight, times, outcome, moved, roll))
+        return steps
+
+    def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
+        if die is not grey:
+            rolls, weight = racing[die]
+            return lift_and_move(here, rolls, weight, 1, None, [])
+        by_white, by_black = choose(here, white), choose(here, black)
+        if by_white[0] is by_black[0]:  # both faces of each number make the same move
+            return lift_and_move(here, white_rolls, 2, 2, by_white, [])
+        steps = lift_and_move(here, white_rolls, 1, 1, by_white, [])
+        return lift_and_move(here, black_rolls, 1, 1, by_black, steps)
+
+    return _MoveSource(moves, tuple, ranking.ranking)
+
+
+class _SharedMoves:
+    """The moves with ``tiles`` (none by default) on the track, made once per (track, die) and
+    kept for every layout of one search that adds tiles to them; tracks are numbered, so that
+    positions are keyed by small numbers."""
+
+    def __init__(self, ruleset: Ruleset, tiles: tuple[Tile, ...] = ()) -> None:
+        self.ruleset, self.tiles = ruleset, tiles
+        self.bare = _kernel_moves(ruleset, tiles)
         self.ids: dict[tuple[Stack, ...], int] = {}
         self.tracks: list[tuple[Stack, ...]] = []
-        self.root = self._id(state.track)
-        self.root_mask = sum(1 << self.dice.index(die) for die in state.pyramid)
-        self.in_pyramid = len(state.pyramid)
-        # mask -> ((die index, mask without it), ...)
-        self.draws = [
-            tuple((i, mask & ~(1 << i)) for i in range(len(self.dice)) if mask >> i & 1)
-            for mask in range(1 << len(self.dice))
-        ]
-        self.moves: dict[int, tuple[tuple[DieRoll, int, int, int, bool, Ranking], ...]] = {}
-        self._fill()
+        self.rankings: dict[int, Ranking] = {}
+        self.kept: dict[tuple[int, Die], tuple[Sequence[_Step], frozenset[int]]] = {}
 
-    def _id(self, track: tuple[Stack, ...]) -> int:
+    def number(self, track: tuple[Stack, ...]) -> int:
         found = self.ids.get(track)
         if found is None:
             found = self.ids[track] = len(self.tracks)
             self.tracks.append(track)
         return found
 
-    def _fill(self) -> None:
-        level = {self.root * 64 + self.root_mask}
-        for k in range(self.steps):
-            following: set[int] = set()
-            for key in level:
-                here, mask = divmod(key, 64)
-                for index, rest in self.draws[mask]:
-                    moves = self.moves.get(here * 8 + index)
-                    if moves is None:
-                        moves = self._reveal_all(here, index)
-                    if k + 1 < self.steps:
-                        following.update(m[3] * 64 + rest for m in moves if not m[4])
-            level = following
+    def numbered(self, steps: Sequence[_Step]) -> list[_Step]:
+        number = self.number
+        return [(w, c, moved, number(tuple(after)), roll) for w, c, moved, after, roll in steps]
 
-    def _reveal_all(
-        self, here: int, index: int
-    ) -> tuple[tuple[DieRoll, int, int, int, bool, Ranking], ...]:
-        found = []
-        track = self.tracks[here]
-        for roll, weight in self.rolls[index]:
-            moved = list(track)
-            events: list[Event] = []
-            _, crossed = race.reveal(moved, (), self.ruleset, roll, events)
-            landing = next(e.to_space for e in events if type(e) is UnitMoved)
-            after = self._id(tuple(moved))
-            found.append((roll, weight, landing, after, crossed, ranking.ranking(moved)))
-        moves = self.moves[here * 8 + index] = tuple(found)
-        return moves
+    def rank(self, track: int) -> Ranking:
+        found = self.rankings.get(track)
+        if found is None:
+            found = self.rankings[track] = self.bare.rank(self.tracks[track])
+        return found
 
-    def odds(self, tiles: tuple[Tile, ...]) -> LegOdds:
-        """The leg's odds with ``tiles`` on the track (as :func:`leg_odds` would give them)."""
-        ruleset, steps = self.ruleset, self.steps
-        scale = [1] * (steps + 1)
-        for k in range(steps - 1, -1, -1):
-            scale[k] = scale[k + 1] * self.faces * (self.in_pyramid - k)
-        reveal = race.reveal
-        rank = ranking.ranking
-        spaces = {tile.space for tile in tiles}
-        shared, tracks, rolls, draws, number = (
-            self.moves,
-            self.tracks,
-            self.rolls,
-            self.draws,
-            self._id,
-        )
-        finals: dict[Ranking, int] = {}
-        paid: dict[int, int] = {}
-        race_end = sequences = race_end_sequences = 0
-        level: dict[int, list[int]] = {self.root * 64 + self.root_mask: [1, 1]}
-        if steps == 0:
-            finals[rank(tracks[self.root])] = 1
-            sequences = 1
-        for k in range(steps):
-            last = k + 1 == steps
-            unit = scale[k + 1]
-            following: dict[int, list[int]] = {}
-            for key, (weight, count) in level.items():
-                here, mask = divmod(key, 64)
-                for index, rest in draws[mask]:
-                    known = shared.get(here * 8 + index)
-                    if known is None:  # off the shared tracks: every move with the tiles
-                        known = tuple((roll, w, -99, -1, False, ()) for roll, w in rolls[index])
-                    for roll, face_weight, landing, after, crossed, ranked in known:
-                        w = weight * face_weight
-                        if after < 0 or landing in spaces:
-                            moved = list(tracks[here])
-                            payment, crossed = reveal(moved, tiles, ruleset, roll)
-                            if payment is not None:
-                                paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
-                            if crossed or last:
-                                ranked = rank(moved)
-                            else:
-                                after = number(tuple(moved))
-                        if crossed or last:
-                            finals[ranked] = finals.get(ranked, 0) + w * unit
-                            sequences += count
-                            if crossed:
-                                race_end += w * unit
-                                race_end_sequences += count
-                            continue
-                        entry = following.get(after * 64 + rest)
-                        if entry is None:
-                            following[after * 64 + rest] = [w, count]
-                        else:
-                            entry[0] += w
-                            entry[1] += count
-            level = following
-        return _odds(
-            ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps
-        )
+    def kept_moves(self, here: int, die: Die) -> tuple[Sequence[_Step], frozenset[int]]:
+        """The kept moves of ``die`` from track number ``here`` and the spaces they land on."""
+        found = self.kept.get((here, die))
+        if found is None:
+            steps = self.numbered(self.bare.moves(self.tracks[here], die))
+            landings = frozenset(step[2].landing for step in steps)
+            found = self.kept[here, die] = (steps, landings)
+        return found
 
+    def layout(self, tiles: tuple[Tile, ...]) -> _MoveSource:
+        """The moves with ``tiles`` on the track, shared with every other layout of the search.
 
-_Move = tuple[tuple[DieRoll, ...], int, int, tuple[Camel, str] | None]
+        A tile acts only on a unit whose move ends on its space (``move.only-final-space``,
+        ``tile.land.pay-owner``), so a kept move with no tile whose landing holds no tile of
+        this layout is this layout's move too; the moves of a die that lands on one of them are
+        made again with the tiles. This is the whole of the sharing across tile layouts: the
+        enumeration itself does not know about it.
+        """
+        tiled = _kernel_moves(self.ruleset, tiles).moves
+        spaces = frozenset(tile.space for tile in tiles if tile not in self.tiles)
+        kept, tracks, kept_moves = self.kept, self.tracks, self.kept_moves
+
+        def moves(here: int, die: Die) -> Sequence[_Step]:
+            found = kept.get((here, die)) or kept_moves(here, die)
+            if spaces.isdisjoint(found[1]):
+                return found[0]
+            return self.numbered(tiled(tracks[here], die))
+
+        return _MoveSource(moves, None, self.rank)
 
 
 def _enumerate(
-    ruleset: Ruleset,
-    track: tuple[Stack, ...],
-    tiles: tuple[Tile, ...],
-    pyramid: tuple[Die, ...],
-    revealed: int,
+    ruleset: Ruleset, track: Any, pyramid: tuple[Die, ...], revealed: int, source: _MoveSource
 ) -> LegOdds:
+    """The one enumeration of the leg: level by level, one die per level, merging equal
+    positions (the track and the dice left), with the moves that ``source`` gives from
+    ``track`` (a track in the source's terms)."""
     faces = _faces_per_die(ruleset)
     steps = _steps_left(ruleset, revealed, len(pyramid))
     # scale[k]: the weight of one unit at level k in units of 1/total (the steps after k)
     scale = [1] * (steps + 1)
     for k in range(steps - 1, -1, -1):
         scale[k] = scale[k + 1] * faces * (len(pyramid) - k)
-    # A die's moves on a track: (its rolls, the faces each roll counts for, the sequences each
-    # stands for, the crazy-camel choice to hand to the kernel). A racing die's are fixed; the
-    # grey die's follow chapter 7's choice on the track, asked once per colour: the rule is
-    # given the colour and not the number, and the colour reaches no other rule.
-    racing_moves: list[tuple[_Move, ...]] = [
-        ()
-        if die is Die.GREY
-        else ((tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3, 1, None),)
-        for die in pyramid
-    ]
-    grey = pyramid.index(Die.GREY) if Die.GREY in pyramid else -1
-    white, black = CRAZY_CAMELS
-    white_rolls = tuple(DieRoll(Die.GREY, v, white) for v in FACE_VALUES)
-    black_rolls = tuple(DieRoll(Die.GREY, v, black) for v in FACE_VALUES)
-    choose = crazy.choose_crazy_camel
-
-    def grey_moves(here: tuple[Stack, ...]) -> tuple[_Move, ...]:
-        by_white, by_black = choose(here, white), choose(here, black)
-        if by_white[0] is by_black[0]:  # both faces of each number make the same move
-            return ((white_rolls, 2, 2, by_white),)
-        return ((white_rolls, 1, 1, by_white), (black_rolls, 1, 1, by_black))
-
     # the dice left as a bit mask: draws[mask] = ((a die left, the mask without it), ...)
     draws = [
-        tuple((i, mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
+        tuple((pyramid[i], mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
         for mask in range(1 << len(pyramid))
     ]
-    lift, move = race.lift_mover, movement.move_camel_unit
-    rank = ranking.ranking
+    moves, position, rank = source.moves, source.position, source.rank
     finals: dict[Ranking, int] = {}
     paid: dict[int, int] = {}
     race_end = sequences = race_end_sequences = 0
     # level[mask]: the positions with the dice of ``mask`` left, each track with its weight
     # and its number of sequences
-    level: list[dict[tuple[Stack, ...], list[int]]] = [{} for _ in draws]
+    level: list[dict[Any, list[int]]] = [{} for _ in draws]
     level[-1][track] = [1, 1]
     if steps == 0:
         finals[rank(track)] = 1
@@ -347,41 +321,33 @@ def _enumerate(
     for k in range(steps):
         last = k + 1 == steps
         unit = scale[k + 1]
-        following: list[dict[tuple[Stack, ...], list[int]]] = [{} for _ in draws]
+        following: list[dict[Any, list[int]]] = [{} for _ in draws]
         for mask, positions in enumerate(level):
             for here, (weight, count) in positions.items():
-                for index, rest in draws[mask]:
+                for die, rest in draws[mask]:
                     reached = following[rest]
-                    for rolls, face_weight, times, chosen in (
-                        grey_moves(here) if index == grey else racing_moves[index]
-                    ):
+                    for face_weight, times, moved, after, _ in moves(here, die):
                         w = weight * face_weight
                         c = count * times
-                        # the die's camel and its unit are the same for each number: lift once
-                        lifted = list(here)
-                        camel, origin, riders = lift(lifted, rolls[0], chosen)
-                        for roll in rolls:
-                            moved = lifted.copy()
-                            payment, crossed = move(
-                                moved, tiles, ruleset, camel, origin, riders, roll.value
-                            )
-                            if payment is not None:
-                                paid[payment.owner] = paid.get(payment.owner, 0) + w * unit
-                            if crossed or last:
-                                ranked = rank(moved)
-                                finals[ranked] = finals.get(ranked, 0) + w * unit
-                                sequences += c
-                                if crossed:
-                                    race_end += w * unit
-                                    race_end_sequences += c
-                                continue
-                            key = tuple(moved)
-                            entry = reached.get(key)
-                            if entry is None:
-                                reached[key] = [w, c]
-                            else:
-                                entry[0] += w
-                                entry[1] += c
+                        if moved.payments:
+                            for payment in moved.payments:
+                                owed = w * unit * payment.amount
+                                paid[payment.owner] = paid.get(payment.owner, 0) + owed
+                        if last or moved.crossed:
+                            ranked = rank(after)
+                            finals[ranked] = finals.get(ranked, 0) + w * unit
+                            sequences += c
+                            if moved.crossed:
+                                race_end += w * unit
+                                race_end_sequences += c
+                            continue
+                        key = after if position is None else position(after)
+                        entry = reached.get(key)
+                        if entry is None:
+                            reached[key] = [w, c]
+                        else:
+                            entry[0] += w
+                            entry[1] += c
         level = following
     return _odds(ruleset, scale[0], finals, race_end, paid, sequences, race_end_sequences, steps)
 
@@ -431,16 +397,170 @@ def leg_odds(state: State, tiles: tuple[Tile, ...] | None = None) -> LegOdds:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _enumerate(
-            state.ruleset,
-            state.track,
-            state.tiles if tiles is None else tiles,
-            state.pyramid,
-            len(state.revealed),
-        )
+        source = _kernel_moves(state.ruleset, state.tiles if tiles is None else tiles)
+        return _enumerate(state.ruleset, state.track, state.pyramid, len(state.revealed), source)
     finally:
         if collecting:
             gc.enable()
+
+
+def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) -> LegOdds:
+    """:func:`leg_odds` with ``tiles`` on the track, sharing the moves that no tile of the
+    layout changes with the other layouts asked about with the same ``shared``."""
+    source = shared.layout(tiles)
+    root = shared.number(state.track)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _enumerate(state.ruleset, root, state.pyramid, len(state.revealed), source)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class _TileValues:
+    """What a tile of the player to move would earn them, and do to their leg tickets, for every
+    space and side at once: one pass over the leg without their tile, then a little more work
+    per layout.
+
+    Until a unit's move lands on the new tile's space, the leg goes as it does without the tile
+    (``move.only-final-space``: a tile acts only on the space where a move ends). So the value
+    of a position under a layout is the value without the tile wherever no move below it lands
+    on that space; :meth:`_base` finds, once for the leg, each position's value without the
+    tile and the spaces that moves below it land on, and :meth:`layout` works out again only
+    the positions from which the new tile can be reached. Values are whole numbers of units of
+    ``1 / total`` as in :class:`LegOdds`.
+    """
+
+    def __init__(self, state: State, steps: int) -> None:
+        self.seat = seat = state.to_move
+        self.ruleset, self.steps = state.ruleset, steps
+        self.others = tuple(t for t in state.tiles if t.owner != seat)
+        self.shared = _SharedMoves(state.ruleset, self.others)
+        self.root = self.shared.number(state.track)
+        self.dice = state.pyramid
+        self.draws = [
+            tuple((self.dice[i], mask & ~(1 << i)) for i in range(len(self.dice)) if mask >> i & 1)
+            for mask in range(1 << len(self.dice))
+        ]
+        self.root_mask = len(self.draws) - 1
+        faces = _faces_per_die(state.ruleset)
+        self.scale = [1] * (steps + 1)
+        for k in range(steps - 1, -1, -1):
+            self.scale[k] = self.scale[k + 1] * faces * (len(self.dice) - k)
+        self.held = state.players[seat].leg_tickets
+        self.rewards: dict[Ranking, int] = {}
+        # (track number, dice left) -> (value of the held tickets, bits of the spaces landed on)
+        self.base: dict[tuple[int, int], tuple[int, int]] = {}
+        self.summaries: dict[tuple[int, Die, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
+        self.total_reward = self._base(self.root, self.root_mask, 0)[0]
+
+    @property
+    def total(self) -> int:
+        return self.scale[0]
+
+    def _reward(self, ranked: Ranking) -> int:
+        found = self.rewards.get(ranked)
+        if found is None:
+            ticket_reward = leg.ticket_reward
+            found = sum(ticket_reward(t, ranked[0], ranked[1]) for t in self.held)
+            self.rewards[ranked] = found
+        return found
+
+    def _summary(self, here: int, die: Die, last: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
+        """The kept moves of ``die`` from ``here`` (without the player's tile): the weighted
+        reward of those that end the leg (in units of one step) and the others' weights and
+        tracks."""
+        found = self.summaries.get((here, die, last))
+        if found is None:
+            ended, going = 0, []
+            rank, reward = self.shared.rank, self._reward
+            for weight, _, outcome, after, _ in self.shared.kept_moves(here, die)[0]:
+                if last or outcome.crossed:
+                    ended += weight * reward(rank(after))
+                else:
+                    going.append((weight, after))
+            found = self.summaries[here, die, last] = (ended, tuple(going))
+        return found
+
+    def _base(self, here: int, mask: int, k: int) -> tuple[int, int]:
+        if k == self.steps:
+            return self._reward(self.shared.rank(here)), 0
+        found = self.base.get((here, mask))
+        if found is not None:
+            return found
+        unit, last = self.scale[k + 1], k + 1 == self.steps
+        reward = landed = 0
+        for die, rest in self.draws[mask]:
+            for landing in self.shared.kept_moves(here, die)[1]:
+                if 1 <= landing <= LAST_SPACE:
+                    landed |= 1 << landing
+            ended, going = self._summary(here, die, last)
+            reward += ended * unit
+            for weight, after in going:
+                below, below_landed = self._base(after, rest, k + 1)
+                reward += weight * below
+                landed |= below_landed
+        found = self.base[here, mask] = (reward, landed)
+        return found
+
+    def layout(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
+        """The player's tile coins and held tickets' value with ``tiles`` on the track, or None
+        if ``tiles`` is not the other players' tiles plus one of the player's."""
+        added = [t for t in tiles if t not in self.others]
+        if len(added) != 1 or added[0].owner != self.seat or len(tiles) != len(self.others) + 1:
+            return None
+        space, seat, bit = added[0].space, self.seat, 1 << added[0].space
+        reveal, rank, ruleset = race.reveal, ranking.ranking, self.ruleset
+        shared, base, summary = self.shared, self.base, self._summary
+        memo: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def value(here: int, mask: int, k: int) -> tuple[int, int]:
+            if k == self.steps:
+                return 0, self._reward(shared.rank(here))
+            known = base.get((here, mask))
+            if known is not None and not known[1] & bit:
+                return 0, known[0]
+            found = memo.get((here, mask))
+            if found is not None:
+                return found
+            unit, last = self.scale[k + 1], k + 1 == self.steps
+            coins = reward = 0
+            for die, rest in self.draws[mask]:
+                kept, landings = shared.kept_moves(here, die)
+                if space not in landings:  # every kept move holds with the tile
+                    ended, going = summary(here, die, last)
+                    reward += ended * unit
+                    for weight, after in going:
+                        known = base.get((after, rest))
+                        if known is not None and not known[1] & bit:  # the tile is out of reach
+                            reward += weight * known[0]
+                            continue
+                        below_coins, below_reward = value(after, rest, k + 1)
+                        coins += weight * below_coins
+                        reward += weight * below_reward
+                    continue
+                for weight, _, outcome, after, roll in kept:
+                    if outcome.landing == space:  # this move meets the tile: made again with it
+                        moved = list(shared.tracks[here])
+                        outcome = reveal(moved, tiles, ruleset, roll)
+                        for payment in outcome.payments:
+                            if payment.owner == seat:
+                                coins += weight * unit * payment.amount
+                        if last or outcome.crossed:
+                            reward += weight * unit * self._reward(rank(moved))
+                            continue
+                        after = shared.number(tuple(moved))
+                    if last or outcome.crossed:
+                        reward += weight * unit * self._reward(shared.rank(after))
+                    else:
+                        below_coins, below_reward = value(after, rest, k + 1)
+                        coins += weight * below_coins
+                        reward += weight * below_reward
+            found = memo[here, mask] = (coins, reward)
+            return found
+
+        return value(self.root, self.root_mask, 0)
 
 
 @attrs.frozen
@@ -472,40 +592,80 @@ def _pyramid_ticket_value() -> int:
     )
 
 
-def action_values(state: State, base: LegOdds | None = None) -> tuple[ActionValue, ...]:
-    """Every legal action of the player to move that pays within the leg, best first.
+def action_values(
+    state: State, base: LegOdds | None = None, *, tiles: bool = True
+) -> tuple[ActionValue, ...]:
+    """Every legal action of the player to move that pays within the leg, best first (equal
+    values in the order of ``legal_actions``); see :func:`iter_action_values`."""
+    found = list(_values(state, base, tiles=tiles))
+    found.sort(key=lambda pair: (-pair[1].value, pair[0]))
+    return tuple(value for _, value in found)
 
-    One enumeration of the leg as it stands (``base``, computed if not given) values the leg
-    tickets; each legal tile placement or move (with each side) takes one more enumeration with
-    the tile where that action would put it (the tiles are those ``apply`` leaves).
-    """
+
+def iter_action_values(
+    state: State, base: LegOdds | None = None, *, tickets: bool = True, tiles: bool = True
+) -> Iterator[ActionValue]:
+    """Every legal action of the player to move that pays within the leg, as it is worked out:
+    the leg tickets and the pyramid ticket at once from the leg's odds (``base``, computed if
+    not given), then each tile placement or move (with each side) with the tile where that
+    action would put it (the tiles are those ``apply`` leaves). All the tile layouts are valued
+    in one pass over the leg (:class:`_TileValues`). ``tickets=False`` leaves out the first
+    part, ``tiles=False`` the second."""
+    for _, value in _values(state, base, tickets, tiles):
+        yield value
+
+
+def _values(
+    state: State, base: LegOdds | None, tickets: bool = True, tiles: bool = True
+) -> Iterator[tuple[int, ActionValue]]:
+    """Each value with the index of its action in ``legal_actions``, tile actions last."""
     odds = leg_odds(state) if base is None else base
-    search: _TileSearch | None = None
     seat = state.to_move
+    actions = legal_actions(state)
+    tile_actions: list[tuple[int, Action]] = []
+    pyramid_done = False
+    for index, action in enumerate(actions):
+        if type(action) is TakeLegTicket:
+            if not tickets:
+                continue
+            ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
+            yield index, ActionValue(action, odds.ticket_value(ticket))
+        elif type(action) is TakePyramidTicket:
+            if tickets and not pyramid_done:  # one action per roll: the value is the action's
+                pyramid_done = True
+                generic = TakePyramidTicket(seat, action.roll)
+                yield index, ActionValue(generic, Fraction(_pyramid_ticket_value()))
+        elif type(action) is PlaceTile or type(action) is MoveTile:
+            tile_actions.append((index, action))
+    if not tiles or not tile_actions:
+        return
     held = state.players[seat].leg_tickets
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
     coins_now = odds.tile_coins(seat)
-    values: list[ActionValue] = []
-    pyramid_done = False
-    for action in legal_actions(state):
-        if type(action) is TakeLegTicket:
-            ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
-            values.append(ActionValue(action, odds.ticket_value(ticket)))
-        elif type(action) is TakePyramidTicket:
-            if not pyramid_done:  # one action per possible roll: the value is the action's
-                pyramid_done = True
-                generic = TakePyramidTicket(seat, action.roll)
-                values.append(ActionValue(generic, Fraction(_pyramid_ticket_value())))
-        elif type(action) is PlaceTile or type(action) is MoveTile:
-            tiles = apply(state, action).state.tiles
-            if search is None:
-                search = _TileSearch(state, odds.steps)
-            new = search.odds(tiles)
+    shared = _SharedMoves(state.ruleset)
+    collecting = gc.isenabled()
+    gc.disable()  # as in leg_odds
+    try:
+        tile_values = _TileValues(state, odds.steps)
+    finally:
+        if collecting:
+            gc.enable()
+    for index, action in tile_actions:
+        layout = apply(state, action).state.tiles
+        gc.disable()
+        try:
+            found = tile_values.layout(layout)
+        finally:
+            if collecting:
+                gc.enable()
+        if found is None:  # not one tile added to the others': the leg with these tiles
+            new = _layout_odds(state, layout, shared)
             coins = new.tile_coins(seat)
             change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
-            values.append(ActionValue(action, coins - coins_now + change, coins, coins_now, change))
-    values.sort(key=lambda v: -v.value)
-    return tuple(values)
+        else:
+            coins = Fraction(found[0], tile_values.total)
+            change = Fraction(found[1], tile_values.total) - held_now
+        yield index, ActionValue(action, coins - coins_now + change, coins, coins_now, change)
 
 
 # --- whole races -------------------------------------------------------------------------
@@ -578,8 +738,8 @@ def _play_races(
         while True:
             die = dice.pop(int(draw() * len(dice)))
             faces_of = rolls[die]
-            _, crossed = reveal(moved, on_track, ruleset, faces_of[int(draw() * len(faces_of))])
-            if crossed:
+            roll = faces_of[int(draw() * len(faces_of))]
+            if reveal(moved, on_track, ruleset, roll).crossed:
                 break
             out += 1
             if leg_is_over(ruleset, out) or not dice:  # leg.cleanup: tiles off, dice back

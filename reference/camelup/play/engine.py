@@ -42,7 +42,7 @@ from camelup.model.track import FIRST_SPACE, LAST_SPACE
 
 # The predicates are called through their modules, so that one patched rule changes play,
 # validation and the legal actions alike (tests/test_one_rule_once.py); so is the race kernel.
-from camelup.rules import betting, movement, partnership, race, tiles, turn
+from camelup.rules import betting, money, movement, partnership, race, tiles, turn
 from camelup.rules.final import score_finish_piles
 from camelup.rules.leg import leg_is_over, next_start_player, players_for_new_leg, score_leg
 from camelup.rules.ranking import ranking
@@ -194,15 +194,13 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
         raise problem.illegal()
     events: list[Event] = [PyramidTicketTaken(action.player), DieRevealed(roll)]
     track = list(state.track)
-    payment, crossed = race.reveal(track, state.tiles, state.ruleset, roll, events)
+    moved = race.reveal(track, state.tiles, state.ruleset, roll, events)
     players = list(state.players)
     acting = players[action.player]
     players[action.player] = Player(acting.money, acting.leg_tickets, acting.pyramid_tickets + 1)
-    if payment is not None:
-        owner = players[payment.owner]
-        players[payment.owner] = Player(
-            owner.money + payment.amount, owner.leg_tickets, owner.pyramid_tickets
-        )
+    paid = tuple(players)
+    if moved.payments:
+        paid = money.pay(paid, [(payment.owner, payment.amount) for payment in moved.payments])
     revealed = (*state.revealed, roll)
     # Built directly rather than with attrs.evolve, which is several times slower, and by
     # position (the order of State's fields), which is faster than by keyword.
@@ -211,7 +209,7 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
         tuple(track),
         state.tiles,
         revealed,
-        tuple(players),
+        paid,
         state.winner_pile,
         state.loser_pile,
         next_seat(state, action.player),
@@ -219,7 +217,7 @@ def _take_pyramid_ticket(state: State, action: TakePyramidTicket) -> Result:
         state.leg,
         state.partnerships,
     )
-    if crossed:
+    if moved.crossed:
         return Result(_end_game(new, events), tuple(events))
     if leg_is_over(state.ruleset, len(revealed)):
         return Result(_end_leg(new, action.player, events), tuple(events))
@@ -258,16 +256,17 @@ def _end_game(state: State, events: list[Event]) -> State:
     ranked = ranking(state.track)
     scored = score_leg(state.players, state.partnerships, ranked, state.leg)
     events.append(scored)
-    money = [p.money + score.paid for p, score in zip(state.players, scored.scores, strict=True)]
+    scored_players = money.pay(
+        state.players, [(score.player, score.paid) for score in scored.scores]
+    )
+    amounts = [p.money for p in scored_players]  # the finish-pile scoring settles in this list
     events.extend(
         score_finish_piles(
-            state.ruleset, money, state.winner_pile, state.loser_pile, ranked[0], ranked[-1]
+            state.ruleset, amounts, state.winner_pile, state.loser_pile, ranked[0], ranked[-1]
         )
     )
-    players = tuple(
-        Player(m, p.leg_tickets, p.pyramid_tickets)
-        for p, m in zip(state.players, money, strict=True)
-    )
+    finish = [after - p.money for p, after in zip(scored_players, amounts, strict=True)]
+    players = money.pay(scored_players, enumerate(finish))
     ended = State(  # by position, as in _take_pyramid_ticket
         state.ruleset,
         state.track,
@@ -282,7 +281,7 @@ def _end_game(state: State, events: list[Event]) -> State:
         state.partnerships,
     )
     assert ended.result is not None  # a unit crossed the line: the state knows it is over
-    events.append(GameEnded(ranked[0], ranked[-1], tuple(money), ended.result.winners))
+    events.append(GameEnded(ranked[0], ranked[-1], tuple(amounts), ended.result.winners))
     return ended
 
 

@@ -7,6 +7,7 @@ from camelup.model.events import LegScored, PlayerLegScore, StartPlayerPassed
 from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.state import LegTicket, Player
 from camelup.model.trace import implements
+from camelup.rules import money
 
 
 @implements("leg.end.first", "leg.end.second")
@@ -70,9 +71,8 @@ def score_leg(
 def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple[Player, ...]:
     """After leg scoring: the money paid; tickets back to their stacks (the state then has no
     partnerships either: the partnership cards go back to their owners)."""
-    return tuple(
-        Player(p.money + score.paid) for p, score in zip(players, scored.scores, strict=True)
-    )
+    settled = money.pay(players, [(score.player, score.paid) for score in scored.scores])
+    return tuple(Player(p.money) for p in settled)
 
 
 _START_MARKER_ROTATES = Variant.START_MARKER_ROTATES  # a module constant: see rules/race.py

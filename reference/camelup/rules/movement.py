@@ -11,6 +11,8 @@ code.
 
 from __future__ import annotations
 
+import attrs
+
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll, face_problem
 from camelup.model.errors import Violation
@@ -18,10 +20,33 @@ from camelup.model.events import Direction, Event, RaceEnded, TilePaid, UnitMove
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
 from camelup.model.trace import implements
-from camelup.model.track import LAST_SPACE, MIN_SPACE, Stack
+from camelup.model.track import LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack
 from camelup.rules import crazy, whirlwind
 
 Track = list[Stack]
+
+
+@attrs.frozen
+class Moved:
+    """What revealing one die did to the race: the race kernel's result.
+
+    ``landing`` is the space where the die's own move ended (after any whirlwind arrow, before
+    any tile step): a tile acts only there (``move.only-final-space``), so callers that share
+    moves across tile layouts key on it. ``crossed``: a unit crossed the finish line, which ends
+    the race. ``payments``: what tiles owe their owners for this move, paid by
+    :func:`camelup.rules.money.pay`.
+    """
+
+    landing: int
+    crossed: bool
+    payments: tuple[TilePaid, ...] = ()
+
+
+# A move that meets no tile is known by its landing space and whether it crossed: made once per
+# slot, then shared (it is immutable), because the odds make some 10^5 moves per leg. Which
+# spaces are beyond the line is decided where the move is made, not here.
+_ARRIVED = tuple(Moved(space, False) for space in range(MIN_SPACE, MAX_SPACE + 1))
+_CROSSED = tuple(Moved(space, True) for space in range(MIN_SPACE, MAX_SPACE + 1))
 
 
 @implements("move.die.stays-out")
@@ -81,7 +106,7 @@ def move_camel_unit(
     unit: Stack,
     pips: int,
     events: list[Event] | None = None,
-) -> tuple[TilePaid | None, bool]:
+) -> Moved:
     """Move ``camel``'s unit by ``pips`` in its own direction.
 
     ``origin`` and ``unit`` are what :func:`lift_unit` returned when it took ``camel`` and
@@ -89,8 +114,8 @@ def move_camel_unit(
     number of a die revealed on one track (the odds oracle). Racing camels go clockwise, crazy
     camels counterclockwise. Only the space where the move ends matters: there the unit goes on
     top, then a tile on that space pays its owner and pushes the unit one more space. Returns
-    the tile payment (if any) and whether the unit crossed the finish line, which ends the
-    race. Events go to ``events`` unless it is None.
+    where the move ended, the tile payment (if any) and whether the unit crossed the finish
+    line, which ends the race. Events go to ``events`` unless it is None.
     """
     if camel.is_crazy:
         direction, clause = -1, "crazy.move.counterclockwise"
@@ -110,11 +135,11 @@ def move_camel_unit(
         if events is not None:
             crossing = "end.crossing.racing" if direction > 0 else "end.crossing.crazy"
             events.append(RaceEnded(unit, crossing_direction(destination), crossing))
-        return None, True
+        return _CROSSED[destination - MIN_SPACE]
     for tile in tiles:
         if tile.space == destination:
             return tile_step(track, ruleset, tile, unit, direction, events)
-    return None, False
+    return _ARRIVED[destination - MIN_SPACE]
 
 
 @implements(
@@ -133,7 +158,7 @@ def tile_step(
     unit: Stack,
     direction: int,
     events: list[Event] | None = None,
-) -> tuple[TilePaid, bool]:
+) -> Moved:
     """The unit ended its move on ``tile``: the owner earns 1 EP, then the unit moves one space.
 
     Forward (oasis, cheering) puts it on top there; backward (mirage, booing) underneath. A
@@ -162,8 +187,8 @@ def tile_step(
     if target > LAST_SPACE or target < 1:
         if events is not None:
             events.append(RaceEnded(unit, crossing_direction(target), "tile.land.off-track"))
-        return paid, True
-    return paid, False
+        return Moved(tile.space, True, (paid,))
+    return Moved(tile.space, False, (paid,))
 
 
 def crossing_direction(space: int) -> Direction:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
-from camelup.model.events import CrazyCamelChosen, Event, TilePaid
+from camelup.model.events import CrazyCamelChosen, Event
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
 from camelup.model.trace import implements
@@ -24,6 +24,7 @@ from camelup.model.track import Stack
 from camelup.rules import crazy, movement
 
 Track = movement.Track
+Moved = movement.Moved
 _GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
 
 
@@ -35,7 +36,7 @@ def reveal(
     roll: DieRoll,
     events: list[Event] | None = None,
     crazy_choice: tuple[Camel, str] | None = None,
-) -> tuple[TilePaid | None, bool]:
+) -> Moved:
     """Reveal ``roll`` and move its camel on ``track``, a list of stacks changed in place.
 
     A racing die moves the racing camel of its colour clockwise; the grey die moves the crazy
@@ -45,10 +46,11 @@ def reveal(
     which pays its owner and pushes the unit on by one space. The roll is not checked here: the
     caller passes a roll of a die still in the pyramid.
 
-    Returns the tile payment, if the unit landed on a tile, and whether a unit crossed the
-    finish line, which ends the race. The events (the crazy camel chosen, the moves, arrow
-    steps, payment and race end) are appended to ``events`` when it is a list; with ``None``
-    nothing is recorded and no event object is made.
+    Returns a :class:`~camelup.rules.movement.Moved`: the space where the die's move ended, the
+    tile payment if the unit landed on a tile (for :func:`camelup.rules.money.pay`), and whether
+    a unit crossed the finish line, which ends the race. The events (the crazy camel chosen, the
+    moves, arrow steps, payment and race end) are appended to ``events`` when it is a list; with
+    ``None`` nothing is recorded and no event object is made.
 
     For the grey die, ``crazy_choice`` may bring chapter 7's answer for this track and the
     roll's colour, ``crazy.choose_crazy_camel(track, roll.colour)``, asked by the caller before
