@@ -3,8 +3,9 @@
 The site is built from this checkout (``camelup docs site``) into a temporary folder and served
 on 127.0.0.1. Every page is loaded: none may log a console error or fail to load a resource,
 every diagram must render with a non-zero size, every link must lead to a page or file that
-exists and every ``#anchor`` to an element of that page; the clause search must find a clause
-and lead to it. A screenshot of one ruling page is kept in ``artifacts/ruling-page.png``.
+exists and every ``#anchor`` to an element of that page; the search must find a clause by its ID,
+every ruling by a word of its question, and work from the keyboard alone. A screenshot of one
+ruling page is kept in ``artifacts/ruling-page.png``.
 
 Without a browser the test fails in CI (``CI`` set) and is skipped, with the reason, elsewhere.
 """
@@ -12,9 +13,11 @@ Without a browser the test fails in CI (``CI`` set) and is skipped, with the rea
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import http.server
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +27,7 @@ from urllib.parse import urldefrag, urlsplit
 import attrs
 import pytest
 
+from camelup.spec.registry import load_registry
 from camelup.tools.docs.site import build_site
 
 REPO = Path(__file__).resolve().parent.parent
@@ -79,6 +83,7 @@ class Visit:
     images: list[tuple[str, dict[str, Any]]] = attrs.Factory(list)
     problems: list[str] = attrs.Factory(list)
     search: dict[str, str] = attrs.Factory(dict)
+    found: dict[str, list[str]] = attrs.Factory(dict)  # query -> the page names listed
     screenshot: Path | None = None
 
 
@@ -143,18 +148,51 @@ async def _search(browser: Any, base: str, visit: Visit) -> None:
 
 async def _use_the_search(page: Any, base: str, visit: Visit) -> None:
     await page.goto(base + "docs/rulings/README.html")
-    await page.fill("#clause-search", "crazy.no-w")
+    await page.fill("#site-search", "crazy.no-w")
     first = page.locator("#search-results a").first
     await first.wait_for()
-    visit.search["first result"] = await first.inner_text()
+    visit.search["first result"] = await first.locator("strong").inner_text()
     await first.click()
     await page.wait_for_url("**/docs/spec/07-crazy.html#77-crazyno-wrap")
     visit.search["heading"] = await page.locator("[id='77-crazyno-wrap']").inner_text()
     # Enter jumps to the best match, here a ruling by its ID.
-    await page.fill("#clause-search", "RUL-04")
-    await page.press("#clause-search", "Enter")
+    await page.fill("#site-search", "RUL-04")
+    await page.press("#site-search", "Enter")
     await page.wait_for_url("**/docs/rulings/RUL-04.html")
     visit.search["title after Enter"] = await page.title()
+    # The keyboard alone: "/" reaches the box, the arrows choose a result, Enter opens it.
+    await page.keyboard.press("/")
+    await page.keyboard.type("tie money")
+    await page.locator("#search-results a").first.wait_for()
+    await page.keyboard.press("ArrowDown")
+    async with page.expect_navigation():
+        await page.keyboard.press("Enter")
+    visit.search["by keyboard"] = page.url.removeprefix(base)
+    for word in sorted(set(_QUERIES.values()) | {"crazy", "tie"}):
+        await page.fill("#site-search", word)
+        await page.locator("#search-results a").first.wait_for()
+        found = await page.eval_on_selector_all(
+            "#search-results a", "links => links.map(a => a.getAttribute('href'))"
+        )
+        visit.found[word] = [href.rsplit("/", 1)[-1].removesuffix(".html") for href in found]
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in re.split(r"[^\w]+", text.lower()) if len(word) >= 4]
+
+
+def _rarest_word_of_each_question() -> dict[str, str]:
+    """Per ruling, the word of its question (its title) that the fewest other questions hold:
+    what a reader who remembers one word of the question would type."""
+    questions = {ruling.id: ruling.title for ruling in load_registry().rulings}
+    holders = collections.Counter(word for q in questions.values() for word in set(_words(q)))
+    return {
+        ruling: min(_words(question), key=lambda word: (holders[word], -len(word), word))
+        for ruling, question in questions.items()
+    }
+
+
+_QUERIES = _rarest_word_of_each_question()
 
 
 async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
@@ -240,13 +278,27 @@ def test_no_link_or_anchor_is_broken(site: tuple[str, Path], visit: Visit) -> No
     assert broken == []
 
 
-def test_the_clause_search_finds_a_clause_and_leads_to_it(visit: Visit) -> None:
+def test_the_search_finds_a_clause_and_a_ruling_by_id_and_by_keyboard(visit: Visit) -> None:
     assert visit.search == {
         "first result": "7.7 crazy.no-wrap",
         "heading": "7.7 crazy.no-wrap",
         "title after Enter": "RUL-04 Does a lone crazy camel crossing the finish line end the"
         " race? · camelup",
+        "by keyboard": "docs/rulings/RUL-44.html",
     }
+
+
+def test_every_ruling_is_found_by_a_word_of_its_question(visit: Visit) -> None:
+    assert len(_QUERIES) >= 51
+    missed = {ruling: word for ruling, word in _QUERIES.items() if ruling not in visit.found[word]}
+    assert missed == {}
+
+
+def test_a_word_finds_the_rulings_first(visit: Visit) -> None:
+    crazy = [r.id for r in load_registry().rulings if "crazy" in r.title.lower()]
+    assert len(crazy) >= 10
+    assert visit.found["crazy"][: len(crazy)] == crazy  # then variants and clauses
+    assert visit.found["tie"][0] == "RUL-44"
 
 
 def test_a_screenshot_of_a_ruling_page_is_kept(visit: Visit) -> None:
