@@ -17,12 +17,14 @@ import collections
 import functools
 import http.server
 import os
+import posixpath
 import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
+from xml.etree import ElementTree
 
 import attrs
 import pytest
@@ -44,6 +46,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 RULING_PAGE = "docs/rulings/RUL-04.html"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Pages whose diagrams are photographed at a phone's width (kept as CI artifacts).
+PHONE_PAGES = ("RUL-04", "RUL-25", "RUL-49")
 
 
 def _no_browser(reason: str) -> None:
@@ -84,6 +90,8 @@ class Visit:
     problems: list[str] = attrs.Factory(list)
     search: dict[str, str] = attrs.Factory(dict)
     found: dict[str, list[str]] = attrs.Factory(dict)  # query -> the page names listed
+    phone: dict[str, float] = attrs.Factory(dict)  # ruling -> its diagram's scale at 390 px
+    phone_shots: list[Path] = attrs.Factory(list)
     screenshot: Path | None = None
 
 
@@ -93,7 +101,7 @@ _PAGE_FACTS = """() => ({
   images: Array.from(document.images, i => {
     const box = i.getBoundingClientRect();
     return {src: i.getAttribute('src'), complete: i.complete, natural: i.naturalWidth,
-            width: box.width, height: box.height};
+            width: box.width, height: box.height, top: box.top + window.scrollY};
   }),
 })"""
 
@@ -101,7 +109,7 @@ TABS = 6  # pages loaded at once: the crawl takes a few seconds instead of twent
 
 
 async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> None:
-    context = await browser.new_context()
+    context = await browser.new_context(viewport=DESKTOP)
     queue = list(pages)
 
     async def worker() -> None:
@@ -196,12 +204,25 @@ _QUERIES = _rarest_word_of_each_question()
 
 
 async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
-    page = await browser.new_page(viewport={"width": 1100, "height": 900})
+    page = await browser.new_page(viewport=DESKTOP)
     await page.goto(base + RULING_PAGE, wait_until="load")
     ARTIFACTS.mkdir(exist_ok=True)
     visit.screenshot = ARTIFACTS / "ruling-page.png"
     await page.screenshot(path=str(visit.screenshot), full_page=True)
     await page.close()
+    phone = await browser.new_page(viewport=PHONE)
+    for ruling in PHONE_PAGES:
+        await phone.goto(f"{base}docs/rulings/{ruling}.html", wait_until="load")
+        diagram = phone.locator("img[src$='-after.svg']").first
+        await diagram.scroll_into_view_if_needed()
+        shot = ARTIFACTS / f"phone-{ruling}.png"
+        await phone.screenshot(path=str(shot))
+        box = await diagram.evaluate(
+            "i => ({natural: i.naturalWidth, width: i.getBoundingClientRect().width})"
+        )
+        visit.phone[ruling] = box["width"] / box["natural"]
+        visit.phone_shots.append(shot)
+    await phone.close()
 
 
 async def _browse(base: str, pages: list[str]) -> Visit:
@@ -305,3 +326,61 @@ def test_a_screenshot_of_a_ruling_page_is_kept(visit: Visit) -> None:
     assert visit.screenshot is not None
     data = visit.screenshot.read_bytes()
     assert data.startswith(b"\x89PNG") and len(data) > 10_000
+    assert [shot.read_bytes()[:4] for shot in visit.phone_shots] == [b"\x89PNG"] * 3
+
+
+def _ruling_pages() -> list[str]:
+    return [f"docs/rulings/{ruling.id}.html" for ruling in load_registry().rulings]
+
+
+def test_every_ruling_page_shows_its_first_diagram_within_the_first_screen(visit: Visit) -> None:
+    late = {}
+    for name in _ruling_pages():
+        tops = [image["top"] for page, image in visit.images if page == name]
+        if not tops:
+            continue  # a ruling no case checks has no diagram; the build says so on the page
+        if min(tops) >= DESKTOP["height"]:
+            late[name] = min(tops)
+    drawn = {page for page, image in visit.images if page in set(_ruling_pages())}
+    assert len(drawn) >= 45
+    assert late == {}
+
+
+def _font_sizes(svg: Path) -> list[float]:
+    root = ElementTree.parse(svg).getroot()
+    sizes = []
+
+    def walk(element: ElementTree.Element, inherited: float) -> None:
+        size = float(element.attrib.get("font-size", inherited))
+        if element.tag.endswith("}text"):
+            sizes.append(size)
+        for child in element:
+            walk(child, size)
+
+    walk(root, 16.0)  # the browser's default, for an SVG that would set none
+    return sizes
+
+
+def test_every_diagram_has_a_key_and_no_text_under_12_px_at_1280_px(
+    site: tuple[str, Path], visit: Visit
+) -> None:
+    _, out = site
+    svgs = sorted(out.rglob("*.svg"))
+    assert len(svgs) >= 100
+    without_key = [svg.name for svg in svgs if "data-legend=" not in svg.read_text("utf-8")]
+    assert without_key == []
+    smallest = {svg.relative_to(out).as_posix(): min(_font_sizes(svg)) for svg in svgs}
+    too_small = []
+    for page, image in visit.images:
+        if not image["src"].endswith(".svg"):
+            continue
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(page), image["src"]))
+        rendered = smallest[path] * image["width"] / image["natural"]
+        if rendered < 12:
+            too_small.append(f"{page}: {image['src']} {rendered:.1f} px")
+    assert too_small == []
+
+
+def test_diagrams_keep_their_size_on_a_phone(visit: Visit) -> None:
+    # Scrolled sideways rather than shrunk: the 12 px text stays 12 px on a 390 px screen.
+    assert visit.phone == dict.fromkeys(PHONE_PAGES, 1.0)

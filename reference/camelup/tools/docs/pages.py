@@ -30,6 +30,7 @@ from camelup.model.errors import CamelUpError
 from camelup.model.trace import Site, sites
 from camelup.spec.registry import Clause, Registry, Ruling, Variant, load_registry
 from camelup.tools.render import Frame, replay, state_svg
+from camelup.tools.render.board import board, spaces_shown, status_line, step_words
 
 # The folders of docs/ that this module writes in full (and may therefore empty first).
 GENERATED_FOLDERS = ("rulings", "spec")
@@ -208,8 +209,9 @@ def _diagram_section(
     lines.append("")
     before_name = f"img/{prefix}-before.svg"
     after_name = f"img/{prefix}-after.svg"
+    before, after = drawn.before.state, drawn.after.state
     if drawn.step == 0:
-        files[f"rulings/{before_name}"] = state_svg(drawn.before.state)
+        files[f"rulings/{before_name}"] = state_svg(before)
         lines += [
             "The case has no steps; this is its given position.",
             "",
@@ -219,20 +221,23 @@ def _diagram_section(
         return lines
     action = case.steps[drawn.step - 1].get("action", {})
     total = len(case.steps)
+    # Both boards show the same spaces, so that each space stands at the same place in both.
+    shown = {*spaces_shown(before), *board(after, drawn.after.events).spaces}
+    words = step_words(before, after, drawn.after.events)
     lines += [
         f"Step {drawn.step} of {total}: `{describe_action(action)}`.",
         "",
         f"**Before step {drawn.step}**",
         "",
-        f"![The position before step {drawn.step} of {case.id}]({before_name})",
+        f"![Before step {drawn.step} of {case.id}, {status_line(before)}]({before_name})",
         "",
-        f"**After step {drawn.step}**",
+        f"**After step {drawn.step}**: {words}.",
         "",
-        f"![The position after step {drawn.step} of {case.id}]({after_name})",
+        f"![After step {drawn.step} of {case.id}: {words}]({after_name})",
         "",
     ]
-    files[f"rulings/{before_name}"] = state_svg(drawn.before.state)
-    files[f"rulings/{after_name}"] = state_svg(drawn.after.state, move=drawn.after.events)
+    files[f"rulings/{before_name}"] = state_svg(before, also=shown)
+    files[f"rulings/{after_name}"] = state_svg(after, move=drawn.after.events, also=shown)
     if drawn.after.error is not None:
         error = drawn.after.error
         clause = getattr(error, "clause", None)
@@ -277,9 +282,15 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
             f" ({', '.join(sorted(variant.rule_sets))}): {variant.description}",
             "",
         ]
+    citing = [c for c in context.cases if cites(c, ruling)]
+    touching = [
+        c for c in context.cases if not cites(c, ruling) and set(c.clauses) & set(ruling.clauses)
+    ]
     for key, title in _FIELDS:
         if ruling.fields.get(key):
             lines += [f"## {title}", "", ruling.fields[key], ""]
+        if key == "question":  # the picture comes right under the question it answers
+            lines += _ruling_diagram(context, ruling, citing, touching, files)
     lines += ["## Dossier items", ""]
     lines += [", ".join(f"`{item}`" for item in ruling.dossier) or "None.", ""]
     lines += ["## Clauses", ""]
@@ -290,10 +301,6 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
             f" ({', '.join(sorted(clause.rule_sets))}; {clause.level})"
         )
     lines.append("")
-    citing = [c for c in context.cases if cites(c, ruling)]
-    touching = [
-        c for c in context.cases if not cites(c, ruling) and set(c.clauses) & set(ruling.clauses)
-    ]
     lines += ["## Cases that cite this ruling", ""]
     lines += _case_list(
         context,
@@ -306,31 +313,40 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
     lines += ["## Other cases that check its clauses", ""]
     lines += _case_list(context, touching, "../../", none="None.")
     lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _ruling_diagram(
+    context: _Context,
+    ruling: Ruling,
+    citing: Sequence[Case],
+    touching: Sequence[Case],
+    files: dict[str, str],
+) -> list[str]:
     drawn = best_diagram(citing, ruling.clauses)
     if drawn is not None:
-        lines += _diagram_section(context, drawn, ruling.id, files, "Diagram")
-    else:
-        fallback = best_diagram(touching, ruling.clauses)
-        if fallback is not None:
-            why = (
-                "No case that cites this ruling can be drawn"
-                if context.hand_written(citing)
-                else "No case cites this ruling"
-            )
-            lines += [f"{why}, so the diagram below is of a case that checks its clauses.", ""]
-            lines += _diagram_section(
+        return _diagram_section(context, drawn, ruling.id, files, "Diagram")
+    fallback = best_diagram(touching, ruling.clauses)
+    if fallback is not None:
+        why = (
+            "No case that cites this ruling can be drawn"
+            if context.hand_written(citing)
+            else "No case cites this ruling"
+        )
+        return [
+            f"{why}, so the diagram below is of a case that checks its clauses.",
+            "",
+            *_diagram_section(
                 context, fallback, ruling.id, files, "Diagram of a case checking its clauses"
-            )
-        else:
-            nothing = (
-                "No case that checks this ruling's clauses can be drawn: each gives a position"
-                " the engine refuses."
-                if context.hand_written([*citing, *touching])
-                else "No conformance case checks this ruling's clauses, so there is nothing to"
-                " draw."
-            )
-            lines += ["## Diagram", "", nothing, ""]
-    return "\n".join(lines).rstrip() + "\n"
+            ),
+        ]
+    nothing = (
+        "No case that checks this ruling's clauses can be drawn: each gives a position"
+        " the engine refuses."
+        if context.hand_written([*citing, *touching])
+        else "No conformance case checks this ruling's clauses, so there is nothing to draw."
+    )
+    return ["## Diagram", "", nothing, ""]
 
 
 def variant_page(context: _Context, variant: Variant, files: dict[str, str]) -> str:
