@@ -85,7 +85,8 @@ class Visit:
     """What the browser saw: per page its element IDs, links, images; the problems logged."""
 
     ids: dict[str, set[str]] = attrs.Factory(dict)
-    links: list[tuple[str, str, str]] = attrs.Factory(list)  # (page, absolute URL, as written)
+    # (page, absolute URL, as written, title)
+    links: list[tuple[str, str, str, str]] = attrs.Factory(list)
     images: list[tuple[str, dict[str, Any]]] = attrs.Factory(list)
     problems: list[str] = attrs.Factory(list)
     search: dict[str, str] = attrs.Factory(dict)
@@ -97,7 +98,8 @@ class Visit:
 
 _PAGE_FACTS = """() => ({
   ids: Array.from(document.querySelectorAll('[id]'), e => e.id),
-  links: Array.from(document.querySelectorAll('a[href]'), a => [a.href, a.getAttribute('href')]),
+  links: Array.from(document.querySelectorAll('a[href]'),
+                    a => [a.href, a.getAttribute('href'), a.title]),
   images: Array.from(document.images, i => {
     const box = i.getBoundingClientRect();
     return {src: i.getAttribute('src'), complete: i.complete, natural: i.naturalWidth,
@@ -136,7 +138,7 @@ async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> 
                 continue
             facts = await page.evaluate(_PAGE_FACTS)
             visit.ids[name] = set(facts["ids"])
-            visit.links += [(name, absolute, raw) for absolute, raw in facts["links"]]
+            visit.links += [(name, *link) for link in facts["links"]]
             visit.images += [(name, image) for image in facts["images"]]
         await page.close()
 
@@ -278,7 +280,7 @@ def test_no_link_or_anchor_is_broken(site: tuple[str, Path], visit: Visit) -> No
     files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     broken = []
     internal = 0
-    for page, absolute, raw in visit.links:
+    for page, absolute, raw, _ in visit.links:
         if not absolute.startswith(base):
             parts = urlsplit(absolute)
             if parts.scheme not in ("http", "https", "mailto") or not parts.netloc:
@@ -384,3 +386,27 @@ def test_every_diagram_has_a_key_and_no_text_under_12_px_at_1280_px(
 def test_diagrams_keep_their_size_on_a_phone(visit: Visit) -> None:
     # Scrolled sideways rather than shrunk: the 12 px text stays 12 px on a 390 px screen.
     assert visit.phone == dict.fromkeys(PHONE_PAGES, 1.0)
+
+
+def test_every_link_to_a_ruling_carries_its_question(site: tuple[str, Path], visit: Visit) -> None:
+    base, _ = site
+    questions = {ruling.id: ruling.title for ruling in load_registry().rulings}
+    to_rulings = [
+        (page, raw, title, ruling)
+        for page, absolute, raw, title in visit.links
+        if (ruling := _ruling_of(absolute.removeprefix(base))) is not None
+    ]
+    assert len(to_rulings) > 200  # the index, the chapters, the register, the variant pages
+    untitled = [
+        (page, raw) for page, raw, title, ruling in to_rulings if title != questions[ruling]
+    ]
+    assert untitled == []
+
+
+def _ruling_of(path: str) -> str | None:
+    """The ruling a link leads to: its page, or its entry in the register."""
+    page = re.fullmatch(r"docs/rulings/(RUL-\d+)\.html", path)
+    entry = re.fullmatch(r"spec/rulings\.html#(rul-\d+)-.*", path)
+    if page:
+        return page[1]
+    return entry[1].upper() if entry else None

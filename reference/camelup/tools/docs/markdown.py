@@ -19,6 +19,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 Rewrite = Callable[[str], str]
+TitleOf = Callable[[str], str | None]  # a link target -> the title its link should carry
 _COMMENT = re.compile(r"\s*<!--.*?-->\s*", re.S)
 
 
@@ -73,8 +74,13 @@ def _plain(inline: Token) -> str:
     return "".join(parts)
 
 
-def to_html(markdown: str, rewrite: Rewrite = lambda target: target) -> Page:
-    """Convert ``markdown``; ``rewrite`` maps each link or image target to its site URL."""
+def to_html(
+    markdown: str,
+    rewrite: Rewrite = lambda target: target,
+    title_of: TitleOf = lambda target: None,
+) -> Page:
+    """Convert ``markdown``; ``rewrite`` maps each link or image target to its site URL, and
+    ``title_of`` gives a link without a title of its own the one its target should carry."""
     tokens = _PARSER.parse(markdown)
     anchors: list[str] = []
     targets: list[str] = []
@@ -97,5 +103,8 @@ def to_html(markdown: str, rewrite: Rewrite = lambda target: target) -> Page:
             target = str(child.attrGet(attribute))
             targets.append(target)
             child.attrSet(attribute, rewrite(target))
+            link_title = title_of(target) if child.type == "link_open" else None
+            if link_title and not child.attrGet("title"):
+                child.attrSet("title", link_title)
     body = _PARSER.renderer.render(tokens, _PARSER.options, {})
     return Page(body, title, tuple(anchors), tuple(targets))

@@ -156,6 +156,16 @@ def _search_index() -> list[dict[str, str]]:
 _ASSET_FILES = ("style.css", "search.js")
 
 
+def _ruling_questions() -> dict[str, str]:
+    """Each ruling's question, by the targets that lead to it: its page, and its entry in the
+    register (whose anchor starts with ``rul-NN``); a link to a ruling carries it as title."""
+    questions = {}
+    for ruling in load_registry().rulings:
+        questions[f"docs/rulings/{ruling.id}.md"] = ruling.title
+        questions[f"spec/rulings.md#{ruling.id.lower()}"] = ruling.title
+    return questions
+
+
 def _page_html(name: str, title: str, body: str, *, compatibility: bool) -> str:
     root = _relative(name, ".") + "/" if "/" in name else ""
     nav = [
@@ -218,6 +228,7 @@ def build_site(root: Path, out: Path) -> list[str]:
     :class:`NotASiteFolder` when ``out`` holds anything but an earlier build."""
     pending = _roots(root)
     report = (root / "docs" / "compatibility.md").is_file()
+    questions = _ruling_questions()
     seen = set(pending)
     pages: dict[str, Page] = {}
     files: dict[str, str | None] = {}  # output name -> HTML text, or None for a copied file
@@ -259,7 +270,14 @@ def build_site(root: Path, out: Path) -> list[str]:
             url = _relative(name, _output_name(resolved))
             return url + (f"#{fragment}" if fragment else "")
 
-        page = to_html(text, rewrite)
+        def title_of(target: str, source: str = source) -> str | None:
+            if _is_external(target):
+                return None
+            path, fragment = _split(target)
+            resolved = _resolve(source, path) if path else source
+            return questions.get(resolved) or questions.get(f"{resolved}#{fragment[:6]}")
+
+        page = to_html(text, rewrite, title_of)
         pages[source] = page
         for target in page.targets:
             if target.startswith("#") and target[1:] not in page.anchors:
