@@ -166,6 +166,13 @@ def test_diagrams_are_drawn_from_a_case_that_cites_the_ruling(pages: dict[str, s
     assert drawn >= 55  # at least 50 of the 51 rulings and all 5 variants
 
 
+def test_a_case_given_as_a_setup_is_drawn_with_its_rolls(pages: dict[str, str]) -> None:
+    # RUL-03 is about the grey die's two black rolls at setup: the page must name them.
+    page = pages["rulings/RUL-03.md"]
+    assert "grey die rolled 1 in black then 3 in black" in page
+    assert "the first grey roll places crazy-white" in page
+
+
 def test_chapter_pages_link_each_clause_to_its_cases_and_its_code(pages: dict[str, str]) -> None:
     registry = load_registry()
     page = pages["spec/06-tiles.md"]

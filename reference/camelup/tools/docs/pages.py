@@ -19,6 +19,7 @@ import json
 import pkgutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -212,8 +213,13 @@ def _diagram_section(
     before, after = drawn.before.state, drawn.after.state
     if drawn.step == 0:
         files[f"rulings/{before_name}"] = state_svg(before)
+        given = (
+            _setup_words(case.given["setup"])
+            if "setup" in case.given
+            else "The case has no steps; this is its given position."
+        )
         lines += [
-            "The case has no steps; this is its given position.",
+            given,
             "",
             f"![The given position of {case.id}]({before_name})",
             "",
@@ -266,6 +272,33 @@ def _diagram_section(
             "",
         ]
     return lines
+
+
+def _roll_words(roll: Mapping[str, Any]) -> str:
+    colour = f" in {str(roll['colour']).removeprefix('crazy-')}" if roll.get("colour") else ""
+    return f"{roll['die']} {roll['value']}{colour}"
+
+
+def _setup_words(setup: Mapping[str, Any]) -> str:
+    """A setup's inputs in words, in the order they are used: what the board below comes from."""
+    parts = [
+        "racing dice rolled " + ", ".join(_roll_words(r) for r in setup.get("racing_rolls", ())),
+        "camels sharing a space stacked bottom to top as "
+        + ", ".join(str(c) for c in setup.get("stacking", ())),
+    ]
+    if setup.get("crazy_rolls"):
+        rolls = " then ".join(
+            _roll_words(r).removeprefix(f"{r['die']} ") for r in setup["crazy_rolls"]
+        )
+        parts.append(f"grey die rolled {rolls}")
+        if setup.get("first_crazy"):
+            parts.append(f"the first grey roll places {setup['first_crazy']}")
+    parts.append(f"player {setup.get('start_player', 0)} starts")
+    return (
+        "The case starts from a setup, not a position: "
+        + "; ".join(parts)
+        + ". The board below is the position the reference engine sets up from it."
+    )
 
 
 def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str:
