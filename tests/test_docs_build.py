@@ -173,6 +173,28 @@ def test_a_case_given_as_a_setup_is_drawn_with_its_rolls(pages: dict[str, str]) 
     assert "the first grey roll places crazy-white" in page
 
 
+def test_chapter_pages_lead_each_rule_with_its_words_and_fold_the_rest(
+    pages: dict[str, str],
+) -> None:
+    registry = load_registry()
+    for clause in registry.clauses:
+        page = pages[f"spec/{clause.file}"]
+        heading = page.index(f"### {clause.number} `{clause.id}`")
+        body = page[heading : page.index("</details>", heading)]
+        text, fold, sources = (body.index(p) for p in (clause.text, "<details>", "**Sources:**"))
+        assert text < fold < sources, clause.id
+        for ruling in registry.rulings_for(clause.id):
+            assert body.index(f"[{ruling.id}]") < fold and ruling.title in body
+
+
+def test_markdown_keeps_a_fold_and_nothing_else_of_raw_html() -> None:
+    page = to_html("<details><summary>More</summary>\n\n- x\n\n</details>\n\n<i>no</i>\n")
+    assert page.body == (
+        "<details><summary>More</summary>\n<ul>\n<li>x</li>\n</ul>\n</details>\n"
+        "<p>&lt;i&gt;no&lt;/i&gt;</p>\n"
+    )
+
+
 def test_chapter_pages_link_each_clause_to_its_cases_and_its_code(pages: dict[str, str]) -> None:
     registry = load_registry()
     page = pages["spec/06-tiles.md"]

@@ -3,8 +3,10 @@
 Three things are camelup's own on top of the parser. Headings get the anchors GitHub gives
 them, so that a link that works on GitHub works on the site too. Every link and image target is
 collected as written (the site checks that each leads somewhere) and mapped to its site URL by
-the caller's ``rewrite``. Raw HTML is never passed through: an HTML comment is dropped (the
-generated pages mark themselves with one) and any other tag is shown as the text it is.
+the caller's ``rewrite``. Raw HTML is not passed through: an HTML comment is dropped (the
+generated pages mark themselves with one), a folded section (``<details>``, ``<summary>`` with
+plain text, ``</details>``, as GitHub also shows them) is kept, and any other tag is shown as
+the text it is.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from markdown_it.utils import EnvType, OptionsDict
 Rewrite = Callable[[str], str]
 TitleOf = Callable[[str], str | None]  # a link target -> the title its link should carry
 _COMMENT = re.compile(r"\s*<!--.*?-->\s*", re.S)
+_FOLD_TAG = r"(?:</?details>|<summary>[^<>]*</summary>)"
+_FOLD = re.compile(rf"\s*{_FOLD_TAG}(?:\s*{_FOLD_TAG})*\s*")
 
 
 @attrs.frozen
@@ -46,6 +50,8 @@ def _raw_html_as_text(
     content = tokens[index].content
     if _COMMENT.fullmatch(content):
         return ""
+    if _FOLD.fullmatch(content):
+        return content
     return html.escape(content, quote=False)
 
 

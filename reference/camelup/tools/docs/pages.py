@@ -452,9 +452,19 @@ def chapter_page(context: _Context, name: str) -> str:
     lines += ["[All chapters](README.md) · [all rulings](../rulings/README.md)", ""]
     lines += [*"\n".join(intro).strip().splitlines(), ""]
     for clause in (c for c in registry.clauses if c.file == name):
-        lines += [f"### {clause.number} `{clause.id}`", ""]
+        # For players first: the rule in words and the rulings on it; then, folded, what an
+        # implementer needs (sources, cases, code).
+        lines += [f"### {clause.number} `{clause.id}`", "", clause.text, ""]
+        editions = ", ".join(sorted(clause.rule_sets))
+        lines += [f"*Rule sets: {editions} · {clause.level}*", ""]
+        rulings = registry.rulings_for(clause.id)
+        if rulings:
+            lines += ["Rulings on it:", ""]
+            lines += [f"- [{r.id}](../rulings/{r.id}.md): {r.title}" for r in rulings]
+            lines.append("")
+        lines += ["<details><summary>Sources, cases and code</summary>", ""]
         facts = [
-            f"**Rule sets:** {', '.join(sorted(clause.rule_sets))}",
+            f"**Rule sets:** {editions}",
             f"**Level:** {clause.level}",
             "**Code:** engine" if clause.is_code else f"**Not code:** {clause.code}",
         ]
@@ -466,11 +476,7 @@ def chapter_page(context: _Context, name: str) -> str:
         lines += [f"- **Sources:** {clause.sources}"]
         if clause.dossier:
             lines += [f"- **Dossier:** {', '.join(f'`{d}`' for d in clause.dossier)}"]
-        rulings = registry.rulings_for(clause.id)
-        if rulings:
-            links = ", ".join(f"[{r.id}](../rulings/{r.id}.md)" for r in rulings)
-            lines += [f"- **Rulings:** {links}"]
-        lines += ["", clause.text, ""]
+        lines.append("")
         cases = [c for c in context.cases if clause.id in c.clauses]
         lines += ["Cases:", ""]
         lines += _case_list(context, cases, "../../", none="- none")
@@ -481,7 +487,7 @@ def chapter_page(context: _Context, name: str) -> str:
             lines += [f"- [`{s.module}.{s.qualname}`](../../{source_path(s)})" for s in found]
         else:
             lines.append("- none" + ("" if clause.is_code else " (not code)"))
-        lines.append("")
+        lines += ["", "</details>", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
