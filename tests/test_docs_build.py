@@ -173,6 +173,29 @@ def test_a_case_given_as_a_setup_is_drawn_with_its_rolls(pages: dict[str, str]) 
     assert "the first grey roll places crazy-white" in page
 
 
+def test_a_ruling_is_pictured_at_the_moment_it_rules_on(pages: dict[str, str]) -> None:
+    # RUL-01 rules on what a pyramid ticket pays at leg scoring: its first diagram is the leg
+    # scoring, and the caption says whose money changed: player 3's four pyramid tickets
+    # (and the leg's one roll) take them from 3 to 8 EP, as the case itself expects.
+    page = pages["rulings/RUL-01.md"]
+    first = page.index("## Diagram")
+    assert page.index("Case `leg.score.pyramid/one-per-ticket`") > first
+    assert page.index("Case `leg.score.pyramid/one-per-ticket`") < page.index("## Ruling")
+    assert "player 3: 3 → 8 EP, pyramid tickets 4 → 0" in page
+
+
+@pytest.mark.parametrize("ruling", ["RUL-11", "RUL-19"])
+def test_a_ruling_of_several_parts_draws_each_case_that_cites_it(
+    pages: dict[str, str], ruling: str
+) -> None:
+    page = pages[f"rulings/{ruling}.md"]
+    cited = page[page.index("## Cases that cite this ruling") :].split("\n\n## ")[0]
+    cases = [line.split("`")[1] for line in cited.splitlines() if line.startswith("- `")]
+    assert len(cases) >= 3
+    drawn = [line.split("`")[1] for line in page.splitlines() if line.startswith("Case `")]
+    assert sorted(drawn) == sorted(cases[:4])
+
+
 def test_chapter_pages_lead_each_rule_with_its_words_and_fold_the_rest(
     pages: dict[str, str],
 ) -> None:

@@ -143,24 +143,32 @@ def diagram(case: Case) -> Diagram | None:
     return Diagram(case, step, frames[max(step - 1, 0)], frames[step])
 
 
-def best_diagram(cases: Iterable[Case], clauses: Iterable[str] = ()) -> Diagram | None:
-    """The most telling drawable diagram among hand-written ``cases``: one whose primary clause
-    is among ``clauses``, then one with a step (a before and an after), then one whose key
-    step is accepted, then one that moves a camel; the suite's order breaks ties."""
-    wanted = set(clauses)
+def ranked_diagrams(cases: Iterable[Case], clauses: Sequence[str] = ()) -> list[Diagram]:
+    """The drawable diagrams of hand-written ``cases``, most telling first: one whose primary
+    clause comes earliest among ``clauses`` (a ruling lists the clause it is about first),
+    then one with a step (a before and an after), then one whose key step is accepted, then
+    one that moves a camel; the suite's order breaks ties."""
+    wanted = list(clauses)
     candidates = []
     for order, case in enumerate(cases):
         if is_generated(case) or (drawn := diagram(case)) is None:
             continue
         moves = any(type(event).__name__ == "UnitMoved" for event in drawn.after.events)
+        primary = case.primary_clause
         rank = (
-            case.primary_clause not in wanted,
+            wanted.index(primary) if primary in wanted else len(wanted),
             drawn.step == 0,
             drawn.after.error is not None,
             not moves,
         )
         candidates.append((rank, order, drawn))
-    return min(candidates, key=lambda c: (c[0], c[1]))[2] if candidates else None
+    return [drawn for _, _, drawn in sorted(candidates, key=lambda c: (c[0], c[1]))]
+
+
+def best_diagram(cases: Iterable[Case], clauses: Sequence[str] = ()) -> Diagram | None:
+    """The first of :func:`ranked_diagrams`, or None when no case can be drawn."""
+    ranked = ranked_diagrams(cases, clauses)
+    return ranked[0] if ranked else None
 
 
 # ------------------------------------------------------------------------------------- Markdown
@@ -324,6 +332,7 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
             lines += [f"## {title}", "", ruling.fields[key], ""]
         if key == "question":  # the picture comes right under the question it answers
             lines += _ruling_diagram(context, ruling, citing, touching, files)
+    lines += _more_diagrams(context, ruling, citing, files)
     lines += ["## Dossier items", ""]
     lines += [", ".join(f"`{item}`" for item in ruling.dossier) or "None.", ""]
     lines += ["## Clauses", ""]
@@ -347,6 +356,26 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
     lines += _case_list(context, touching, "../../", none="None.")
     lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+MORE_DIAGRAMS = 3  # a ruling's further cases drawn, each showing another part of it
+
+
+def _more_diagrams(
+    context: _Context, ruling: Ruling, citing: Sequence[Case], files: dict[str, str]
+) -> list[str]:
+    """A diagram for each further case that cites the ruling: a ruling with several parts
+    gets a picture of each, not only of its simplest."""
+    more = ranked_diagrams(citing, ruling.clauses)[1 : 1 + MORE_DIAGRAMS]
+    if not more:
+        return []
+    lines = ["## The other cases of this ruling, drawn", ""]
+    for number, drawn in enumerate(more, start=2):
+        section = _diagram_section(
+            context, drawn, f"{ruling.id}-{number}", files, f"Diagram {number}"
+        )
+        lines += ["#" + section[0], *section[1:]]  # one level below
+    return lines
 
 
 def _ruling_diagram(

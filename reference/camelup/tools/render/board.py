@@ -353,10 +353,14 @@ def step_words(before: State, after: State, events: Iterable[object]) -> str:
     parts = [roll_words(e.roll) for e in events if isinstance(e, DieRevealed)]
     parts += [arrow_words(arrow) for arrow in arrows_of(events)]
     for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
-        if old.money != new.money:
-            parts.append(f"player {seat}: {old.money} → {new.money} EP")
-        if old.leg_tickets != new.leg_tickets or old.pyramid_tickets != new.pyramid_tickets:
-            parts.append(player_line(after, seat, new, ", "))
+        changes = [f"{old.money} → {new.money} EP"] if old.money != new.money else []
+        if old.leg_tickets != new.leg_tickets:
+            held = " ".join(f"{camel_look(t.camel).label}{t.value}" for t in new.leg_tickets)
+            changes.append(f"leg tickets {held}" if held else "leg tickets returned")
+        if old.pyramid_tickets != new.pyramid_tickets:
+            changes.append(f"pyramid tickets {old.pyramid_tickets} → {new.pyramid_tickets}")
+        if changes:
+            parts.append(f"player {seat}: {', '.join(changes)}")
     if after.result is not None and before.result is None:
         parts.append(status_line(after))
     return "; ".join(parts) or "nothing moved"
