@@ -93,6 +93,7 @@ class Visit:
     found: dict[str, list[str]] = attrs.Factory(dict)  # query -> the page names listed
     phone: dict[str, float] = attrs.Factory(dict)  # ruling -> its diagram's scale at 390 px
     phone_shots: list[Path] = attrs.Factory(list)
+    outside: list[str] = attrs.Factory(list)  # requests that tried to leave the site
     screenshot: Path | None = None
 
 
@@ -110,8 +111,20 @@ _PAGE_FACTS = """() => ({
 TABS = 6  # pages loaded at once: the crawl takes a few seconds instead of twenty
 
 
+async def _site_only(target: Any, base: str, visit: Visit) -> None:
+    """Refuse every request of ``target`` (a page or a context) that leaves the site, and
+    note it: the site must work with nothing fetched from elsewhere."""
+
+    async def refuse(route: Any) -> None:
+        visit.outside.append(route.request.url)
+        await route.abort()
+
+    await target.route(lambda url: not url.startswith((base, "data:")), refuse)
+
+
 async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> None:
     context = await browser.new_context(viewport=DESKTOP)
+    await _site_only(context, base, visit)
     queue = list(pages)
 
     async def worker() -> None:
@@ -148,6 +161,7 @@ async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> 
 
 async def _search(browser: Any, base: str, visit: Visit) -> None:
     page = await browser.new_page()
+    await _site_only(page, base, visit)
     page.set_default_timeout(5_000)
     try:
         await _use_the_search(page, base, visit)
@@ -207,12 +221,14 @@ _QUERIES = _rarest_word_of_each_question()
 
 async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
     page = await browser.new_page(viewport=DESKTOP)
+    await _site_only(page, base, visit)
     await page.goto(base + RULING_PAGE, wait_until="load")
     ARTIFACTS.mkdir(exist_ok=True)
     visit.screenshot = ARTIFACTS / "ruling-page.png"
     await page.screenshot(path=str(visit.screenshot), full_page=True)
     await page.close()
     phone = await browser.new_page(viewport=PHONE)
+    await _site_only(phone, base, visit)
     for ruling in PHONE_PAGES:
         await phone.goto(f"{base}docs/rulings/{ruling}.html", wait_until="load")
         diagram = phone.locator("img[src$='-after.svg']").first
@@ -261,6 +277,7 @@ def test_every_page_loads_without_console_errors(site: tuple[str, Path], visit: 
     assert len(pages) > 100  # the rulings, chapters, guides and the files they link to
     assert set(visit.ids) == pages
     assert visit.problems == []
+    assert visit.outside == []  # refused by the browser, and none was even tried
 
 
 def test_every_diagram_renders_with_a_size(visit: Visit) -> None:
