@@ -166,6 +166,58 @@ def test_diagrams_are_drawn_from_a_case_that_cites_the_ruling(pages: dict[str, s
     assert drawn >= 55  # at least 50 of the 51 rulings and all 5 variants
 
 
+def test_a_case_given_as_a_setup_is_drawn_with_its_rolls(pages: dict[str, str]) -> None:
+    # RUL-03 is about the grey die's two black rolls at setup: the page must name them.
+    page = pages["rulings/RUL-03.md"]
+    assert "grey die rolled 1 in black then 3 in black" in page
+    assert "the first grey roll places crazy-white" in page
+
+
+def test_a_ruling_is_pictured_at_the_moment_it_rules_on(pages: dict[str, str]) -> None:
+    # RUL-01 rules on what a pyramid ticket pays at leg scoring: its first diagram is the leg
+    # scoring, and the caption says whose money changed: player 3's four pyramid tickets
+    # (and the leg's one roll) take them from 3 to 8 EP, as the case itself expects.
+    page = pages["rulings/RUL-01.md"]
+    first = page.index("## Diagram")
+    assert page.index("Case `leg.score.pyramid/one-per-ticket`") > first
+    assert page.index("Case `leg.score.pyramid/one-per-ticket`") < page.index("## Ruling")
+    assert "player 3: 3 → 8 EP, pyramid tickets 4 → 0" in page
+
+
+@pytest.mark.parametrize("ruling", ["RUL-11", "RUL-19"])
+def test_a_ruling_of_several_parts_draws_each_case_that_cites_it(
+    pages: dict[str, str], ruling: str
+) -> None:
+    page = pages[f"rulings/{ruling}.md"]
+    cited = page[page.index("## Cases that cite this ruling") :].split("\n\n## ")[0]
+    cases = [line.split("`")[1] for line in cited.splitlines() if line.startswith("- `")]
+    assert len(cases) >= 3
+    drawn = [line.split("`")[1] for line in page.splitlines() if line.startswith("Case `")]
+    assert sorted(drawn) == sorted(cases[:4])
+
+
+def test_chapter_pages_lead_each_rule_with_its_words_and_fold_the_rest(
+    pages: dict[str, str],
+) -> None:
+    registry = load_registry()
+    for clause in registry.clauses:
+        page = pages[f"spec/{clause.file}"]
+        heading = page.index(f"### {clause.number} `{clause.id}`")
+        body = page[heading : page.index("</details>", heading)]
+        text, fold, sources = (body.index(p) for p in (clause.text, "<details>", "**Sources:**"))
+        assert text < fold < sources, clause.id
+        for ruling in registry.rulings_for(clause.id):
+            assert body.index(f"[{ruling.id}]") < fold and ruling.title in body
+
+
+def test_markdown_keeps_a_fold_and_nothing_else_of_raw_html() -> None:
+    page = to_html("<details><summary>More</summary>\n\n- x\n\n</details>\n\n<i>no</i>\n")
+    assert page.body == (
+        "<details><summary>More</summary>\n<ul>\n<li>x</li>\n</ul>\n</details>\n"
+        "<p>&lt;i&gt;no&lt;/i&gt;</p>\n"
+    )
+
+
 def test_chapter_pages_link_each_clause_to_its_cases_and_its_code(pages: dict[str, str]) -> None:
     registry = load_registry()
     page = pages["spec/06-tiles.md"]
@@ -208,20 +260,23 @@ def test_markdown_blocks_and_inline() -> None:
         "\n"
         "- one\n  continued\n- two\n"
         "\n"
-        "| a | b |\n|---|--:|\n| 1 \\| 2 | 3 |\n"
+        "| a | b |\n|---|--:|\n| `1 \\| 2` | 3 |\n"
         "\n"
-        '```json\n{"x": 1} <b>\n```\n'
+        '```json\n{"x": 1} <b> <!-- kept: code -->\n```\n'
         "<!-- hidden -->\n"
     )
     page = to_html(source, rewrite=lambda target: target.replace(".md", ".html"))
     assert page.body == (
         "<p>Some <strong>bold</strong>, <em>em</em> and <code>co|de</code> with"
         ' <a href="x.html#y">a link</a> &amp; &lt;tag&gt;.</p>\n'
-        "<ul>\n<li>one continued</li>\n<li>two</li>\n</ul>\n"
-        '<table>\n<thead><tr><th>a</th><th style="text-align:right">b</th>\n'
-        '</tr></thead><tbody>\n<tr><td>1 | 2</td><td style="text-align:right">3</td></tr>\n'
-        "</tbody></table>\n"
-        '<pre><code class="language-json">{"x": 1} &lt;b&gt;</code></pre>\n'
+        "<ul>\n<li>one\ncontinued</li>\n<li>two</li>\n</ul>\n"
+        "<table>\n<thead>\n<tr>\n<th>a</th>\n"
+        '<th style="text-align:right">b</th>\n</tr>\n</thead>\n'
+        # GitHub's reading: an escaped pipe is a pipe, even in a table cell's code
+        "<tbody>\n<tr>\n<td><code>1 | 2</code></td>\n"
+        '<td style="text-align:right">3</td>\n</tr>\n</tbody>\n</table>\n'
+        '<pre><code class="language-json">{&quot;x&quot;: 1} &lt;b&gt;'
+        " &lt;!-- kept: code --&gt;\n</code></pre>\n"
     )
     assert page.targets == ("x.md#y",)
 

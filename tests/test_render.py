@@ -17,13 +17,14 @@ from pathlib import Path
 import pytest
 
 import camelup.tools.render
-from camelup import Camel, CamelUpError, State, TakePyramidTicket, TileSide, Variant, apply
+from camelup import Camel, CamelUpError, Die, State, TakePyramidTicket, TileSide, Variant, apply
 from camelup.cli.render import use_color
 from camelup.harness.adapter import run_case
 from camelup.harness.suite import Case, load_suite
 from camelup.io.codec import state_from_json, to_json
 from camelup.tools.render import replay, state_svg, state_text
-from camelup.tools.render.board import camel_look, spaces_shown
+from camelup.tools.render.board import camel_look, die_look, spaces_shown
+from camelup.tools.render.svg import MOVE_INK
 from camelup.tools.render.text import camel_text
 from commands import one_line, run_cli
 from helpers import board as board_of
@@ -128,7 +129,7 @@ def test_final_positions_of_real_cases_draw_valid_svg(
     assert root.attrib["viewBox"].split()[:2] == ["0", "0"] and width > 0 and height > 0
     assert_self_contained(svg, root)
     assert_camels_in_place(frame.state, root)
-    assert len(svg.encode("utf-8")) < 12_000  # a few KB, inlined on a page per ruling
+    assert len(svg.encode("utf-8")) < 16_000  # a few KB with its key, shown on a page per ruling
 
 
 def test_every_case_of_the_suite_draws_every_camel(suite_cases: dict[str, Case]) -> None:
@@ -188,8 +189,8 @@ def test_tiles_are_drawn_with_their_owner_and_side() -> None:
     tiles = {g.attrib["data-tile"]: g for g in root.iter(f"{SVG}g") if "data-tile" in g.attrib}
     assert set(tiles) == {"4", "13"}
     assert tiles["4"].attrib["data-owner"] == "2" and tiles["4"].attrib["data-side"] == "mirage"
-    assert "-1 P2" in texts(tiles["4"])
-    assert tiles["13"].attrib["data-side"] == "oasis" and "+1 P0" in texts(tiles["13"])
+    assert "-1P2" in texts(tiles["4"])
+    assert tiles["13"].attrib["data-side"] == "oasis" and "+1P0" in texts(tiles["13"])
     title = tiles["4"].find(f"{SVG}title")
     assert title is not None and "mirage, player 2" in (title.text or "")
 
@@ -238,15 +239,13 @@ def test_crazy_camels_are_labelled_and_point_counterclockwise() -> None:
     rules = ruleset("second")
     state = build(rules, {2: "B G", 5: "R Y P", 15: "cK", 16: "cW"})
     groups = camel_groups(parse(state_svg(state)))
-    for piece, label in ((Camel.CRAZY_WHITE, "cW"), (Camel.CRAZY_BLACK, "cK")):
+    for piece, label in ((Camel.CRAZY_WHITE, "<W"), (Camel.CRAZY_BLACK, "<K")):
         group = groups[piece.value]
-        assert texts(group) == [label]
-        arrow = group.find(f"{SVG}polygon")
-        assert arrow is not None
-        points = [tuple(map(float, p.split(","))) for p in arrow.attrib["points"].split()]
-        tip = points[0]
-        assert all(tip[0] < x for x, _ in points[1:])  # the tip is leftmost: counterclockwise
-    assert groups["blue"].find(f"{SVG}polygon") is None  # racing camels need no arrow
+        assert texts(group) == [label]  # "<": the way it runs, as on the terminal's board
+        outline = group.find(f"{SVG}rect")
+        assert outline is not None and "stroke-dasharray" in outline.attrib
+    blue = groups["blue"].find(f"{SVG}rect")
+    assert blue is not None and "stroke-dasharray" not in blue.attrib
 
 
 def test_the_grey_die_shows_the_colour_of_its_number() -> None:
@@ -259,7 +258,7 @@ def test_the_grey_die_shows_the_colour_of_its_number() -> None:
     )  # the helper rolls a white 1 on the grey die
     root = parse(state_svg(state))
     revealed = next(g for g in root.iter(f"{SVG}g") if g.attrib.get("data-dice") == "revealed")
-    assert texts(revealed) == ["B1", "1w"]
+    assert texts(revealed) == ["B1", "Gy1w"]  # as the terminal writes it
     assert "revealed: B1 Gy1w" in state_text(state, color=False)
 
 
@@ -318,7 +317,7 @@ def test_wrapping_crazy_camel_is_drawn_going_out_left_and_in_right(
     frame = final_frame(suite_cases["crazy.wrap/lone-crazy-wraps"])
     root = parse(state_svg(frame.state, move=frame.events))
     move = next(g for g in root.iter(f"{SVG}g") if "data-move" in g.attrib)
-    assert texts(move) == ["cW 2→1→16→15"]
+    assert texts(move) == ["<W 2→1→16→15"]
     assert len(list(move.iter(f"{SVG}polyline"))) == 2  # out through one end, in at the other
 
 
@@ -484,3 +483,49 @@ def test_the_camels_of_each_edition_have_distinct_labels() -> None:
         assert len(set(labels)) == len(labels)
         texts_ = [camel_text(c) for c in ruleset(edition).camels]
         assert len(set(texts_)) == len(texts_)
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_text_colour_meets_wcag_aa_on_its_background() -> None:
+    # The pairs the SVG draws text in: each camel's and die's label on its fill, the arrows'
+    # labels on the white page, and black text on the spaces and tiles.
+    pairs = [(look.ink, look.fill) for look in map(camel_look, Camel)]
+    pairs += [(die_look(die).ink, die_look(die).fill) for die in Die]
+    pairs += [(MOVE_INK, "#ffffff")]
+    pairs += [("#000000", fill) for fill in ("#fbf6e9", "#f3e2b8", "#eeeeee", "#bfe3b4", "#f2b8b5")]
+    weak = {pair: round(_contrast(*pair), 2) for pair in pairs if _contrast(*pair) < 4.5}
+    assert weak == {}
+    # the formula against the review's measure of the old grey die chip (docs-review-2026-12)
+    assert round(_contrast("#222222", "#7f7f7f"), 2) == 3.97
+
+
+def test_the_svg_and_the_terminal_explain_the_same_marks_in_one_notation() -> None:
+    rules = ruleset("second")
+    state = build(
+        rules,
+        {-1: "cW B", 5: "R Y P", 18: "G", 15: "cK"},
+        tiles=[(4, 2, TileSide.BOOING)],
+        pyramid_tickets={0: 2},
+        revealed=["B", "grey"],
+    )
+    root = parse(state_svg(state))
+    key = next(g for g in root.iter(f"{SVG}g") if g.attrib.get("data-legend") == "key")
+    svg_marks = [texts(entry)[0] for entry in key.findall(f"{SVG}g")]
+    assert svg_marks == ["B G R Y P", "|", "-1 0 17 18", "<W <K", "-1P2", "B1", "Gy1w", "EP"]
+    terminal = state_text(state, color=False)
+    key_line = terminal.splitlines()[-1]
+    assert key_line.startswith("key: B G R Y P racing camels")
+    assert all(f"; {mark} " in key_line for mark in svg_marks[1:])
+    # and each mark is what the boards themselves show
+    assert "-1P2" in terminal and "Gy1w" in terminal and "<W" in terminal
+    assert {"-1P2", "Gy1w", "<W", "<K"} <= set(texts(root))

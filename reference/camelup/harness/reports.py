@@ -16,6 +16,7 @@ from typing import Any
 from camelup.harness.compare import NO_VALUE, Mismatch
 from camelup.harness.divergence import after_divergence, silence_note
 from camelup.harness.protocol import PROTOCOL, Hello
+from camelup.harness.rule_links import rule_links
 from camelup.harness.runner import VERDICTS, CaseResult, RunReport
 from camelup.io.safe_text import printable
 
@@ -86,6 +87,9 @@ def failure_block(result: CaseResult) -> list[str]:
         f"{_label(result)} {case.id}  [{failing_clause(result)}]  {case.where}",
         f"  {case.description}",
     ]
+    rule = rule_links(failing_clause(result), case.ruling)
+    if rule is not None:
+        lines.append(f"  {rule.line()}")
     if result.reason:
         lines.append(f"  {result.reason}")
     for mismatch in result.mismatches:
@@ -416,6 +420,9 @@ def markdown(report: RunReport) -> str:
             lines.append(
                 f"- **{_label(result)}** `{case.id}` [`{failing_clause(result)}`]: {_cell(first)}"
             )
+            rule = rule_links(failing_clause(result), case.ruling)
+            if rule is not None:
+                lines.append(f"  - {_cell(rule.markdown())}")
             details = [
                 line for m in result.mismatches for line in (f"{m.summary}  [{m.clause}]", *m.diff)
             ]

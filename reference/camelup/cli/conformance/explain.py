@@ -76,6 +76,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     from camelup.harness.divergence import first_divergence, reference_reply, silence_note
     from camelup.harness.features import needs_partnerships
     from camelup.harness.protocol import AdapterStartError, Reply
+    from camelup.harness.rule_links import rule_links
     from camelup.harness.runner import verdict
 
     suite = shared.load(options.suite)
@@ -144,6 +145,9 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     )
     what = "first divergence" if first.divergence else "first failing check"
     say(f"FAIL {case.id}: {what} at {where}")
+    rule = rule_links(first.clause, case.ruling)
+    if rule is not None:
+        say(f"  {rule.line()}")
     for mismatch in result.mismatches:
         if mismatch.after != first.after:
             continue

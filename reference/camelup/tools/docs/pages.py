@@ -19,6 +19,7 @@ import json
 import pkgutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -30,6 +31,7 @@ from camelup.model.errors import CamelUpError
 from camelup.model.trace import Site, sites
 from camelup.spec.registry import Clause, Registry, Ruling, Variant, load_registry
 from camelup.tools.render import Frame, replay, state_svg
+from camelup.tools.render.board import board, spaces_shown, status_line, step_words
 
 # The folders of docs/ that this module writes in full (and may therefore empty first).
 GENERATED_FOLDERS = ("rulings", "spec")
@@ -141,24 +143,32 @@ def diagram(case: Case) -> Diagram | None:
     return Diagram(case, step, frames[max(step - 1, 0)], frames[step])
 
 
-def best_diagram(cases: Iterable[Case], clauses: Iterable[str] = ()) -> Diagram | None:
-    """The most telling drawable diagram among hand-written ``cases``: one whose primary clause
-    is among ``clauses``, then one with a step (a before and an after), then one whose key
-    step is accepted, then one that moves a camel; the suite's order breaks ties."""
-    wanted = set(clauses)
+def ranked_diagrams(cases: Iterable[Case], clauses: Sequence[str] = ()) -> list[Diagram]:
+    """The drawable diagrams of hand-written ``cases``, most telling first: one whose primary
+    clause comes earliest among ``clauses`` (a ruling lists the clause it is about first),
+    then one with a step (a before and an after), then one whose key step is accepted, then
+    one that moves a camel; the suite's order breaks ties."""
+    wanted = list(clauses)
     candidates = []
     for order, case in enumerate(cases):
         if is_generated(case) or (drawn := diagram(case)) is None:
             continue
         moves = any(type(event).__name__ == "UnitMoved" for event in drawn.after.events)
+        primary = case.primary_clause
         rank = (
-            case.primary_clause not in wanted,
+            wanted.index(primary) if primary in wanted else len(wanted),
             drawn.step == 0,
             drawn.after.error is not None,
             not moves,
         )
         candidates.append((rank, order, drawn))
-    return min(candidates, key=lambda c: (c[0], c[1]))[2] if candidates else None
+    return [drawn for _, _, drawn in sorted(candidates, key=lambda c: (c[0], c[1]))]
+
+
+def best_diagram(cases: Iterable[Case], clauses: Sequence[str] = ()) -> Diagram | None:
+    """The first of :func:`ranked_diagrams`, or None when no case can be drawn."""
+    ranked = ranked_diagrams(cases, clauses)
+    return ranked[0] if ranked else None
 
 
 # ------------------------------------------------------------------------------------- Markdown
@@ -208,10 +218,16 @@ def _diagram_section(
     lines.append("")
     before_name = f"img/{prefix}-before.svg"
     after_name = f"img/{prefix}-after.svg"
+    before, after = drawn.before.state, drawn.after.state
     if drawn.step == 0:
-        files[f"rulings/{before_name}"] = state_svg(drawn.before.state)
+        files[f"rulings/{before_name}"] = state_svg(before)
+        given = (
+            _setup_words(case.given["setup"])
+            if "setup" in case.given
+            else "The case has no steps; this is its given position."
+        )
         lines += [
-            "The case has no steps; this is its given position.",
+            given,
             "",
             f"![The given position of {case.id}]({before_name})",
             "",
@@ -219,20 +235,23 @@ def _diagram_section(
         return lines
     action = case.steps[drawn.step - 1].get("action", {})
     total = len(case.steps)
+    # Both boards show the same spaces, so that each space stands at the same place in both.
+    shown = {*spaces_shown(before), *board(after, drawn.after.events).spaces}
+    words = step_words(before, after, drawn.after.events)
     lines += [
         f"Step {drawn.step} of {total}: `{describe_action(action)}`.",
         "",
         f"**Before step {drawn.step}**",
         "",
-        f"![The position before step {drawn.step} of {case.id}]({before_name})",
+        f"![Before step {drawn.step} of {case.id}, {status_line(before)}]({before_name})",
         "",
-        f"**After step {drawn.step}**",
+        f"**After step {drawn.step}**: {words}.",
         "",
-        f"![The position after step {drawn.step} of {case.id}]({after_name})",
+        f"![After step {drawn.step} of {case.id}: {words}]({after_name})",
         "",
     ]
-    files[f"rulings/{before_name}"] = state_svg(drawn.before.state)
-    files[f"rulings/{after_name}"] = state_svg(drawn.after.state, move=drawn.after.events)
+    files[f"rulings/{before_name}"] = state_svg(before, also=shown)
+    files[f"rulings/{after_name}"] = state_svg(after, move=drawn.after.events, also=shown)
     if drawn.after.error is not None:
         error = drawn.after.error
         clause = getattr(error, "clause", None)
@@ -263,6 +282,33 @@ def _diagram_section(
     return lines
 
 
+def _roll_words(roll: Mapping[str, Any]) -> str:
+    colour = f" in {str(roll['colour']).removeprefix('crazy-')}" if roll.get("colour") else ""
+    return f"{roll['die']} {roll['value']}{colour}"
+
+
+def _setup_words(setup: Mapping[str, Any]) -> str:
+    """A setup's inputs in words, in the order they are used: what the board below comes from."""
+    parts = [
+        "racing dice rolled " + ", ".join(_roll_words(r) for r in setup.get("racing_rolls", ())),
+        "camels sharing a space stacked bottom to top as "
+        + ", ".join(str(c) for c in setup.get("stacking", ())),
+    ]
+    if setup.get("crazy_rolls"):
+        rolls = " then ".join(
+            _roll_words(r).removeprefix(f"{r['die']} ") for r in setup["crazy_rolls"]
+        )
+        parts.append(f"grey die rolled {rolls}")
+        if setup.get("first_crazy"):
+            parts.append(f"the first grey roll places {setup['first_crazy']}")
+    parts.append(f"player {setup.get('start_player', 0)} starts")
+    return (
+        "The case starts from a setup, not a position: "
+        + "; ".join(parts)
+        + ". The board below is the position the reference engine sets up from it."
+    )
+
+
 def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str:
     registry = context.registry
     lines = [_NOTICE, "", f"# {ruling.id} {ruling.title}", ""]
@@ -277,9 +323,16 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
             f" ({', '.join(sorted(variant.rule_sets))}): {variant.description}",
             "",
         ]
+    citing = [c for c in context.cases if cites(c, ruling)]
+    touching = [
+        c for c in context.cases if not cites(c, ruling) and set(c.clauses) & set(ruling.clauses)
+    ]
     for key, title in _FIELDS:
         if ruling.fields.get(key):
             lines += [f"## {title}", "", ruling.fields[key], ""]
+        if key == "question":  # the picture comes right under the question it answers
+            lines += _ruling_diagram(context, ruling, citing, touching, files)
+    lines += _more_diagrams(context, ruling, citing, files)
     lines += ["## Dossier items", ""]
     lines += [", ".join(f"`{item}`" for item in ruling.dossier) or "None.", ""]
     lines += ["## Clauses", ""]
@@ -290,10 +343,6 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
             f" ({', '.join(sorted(clause.rule_sets))}; {clause.level})"
         )
     lines.append("")
-    citing = [c for c in context.cases if cites(c, ruling)]
-    touching = [
-        c for c in context.cases if not cites(c, ruling) and set(c.clauses) & set(ruling.clauses)
-    ]
     lines += ["## Cases that cite this ruling", ""]
     lines += _case_list(
         context,
@@ -306,31 +355,60 @@ def ruling_page(context: _Context, ruling: Ruling, files: dict[str, str]) -> str
     lines += ["## Other cases that check its clauses", ""]
     lines += _case_list(context, touching, "../../", none="None.")
     lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+MORE_DIAGRAMS = 3  # a ruling's further cases drawn, each showing another part of it
+
+
+def _more_diagrams(
+    context: _Context, ruling: Ruling, citing: Sequence[Case], files: dict[str, str]
+) -> list[str]:
+    """A diagram for each further case that cites the ruling: a ruling with several parts
+    gets a picture of each, not only of its simplest."""
+    more = ranked_diagrams(citing, ruling.clauses)[1 : 1 + MORE_DIAGRAMS]
+    if not more:
+        return []
+    lines = ["## The other cases of this ruling, drawn", ""]
+    for number, drawn in enumerate(more, start=2):
+        section = _diagram_section(
+            context, drawn, f"{ruling.id}-{number}", files, f"Diagram {number}"
+        )
+        lines += ["#" + section[0], *section[1:]]  # one level below
+    return lines
+
+
+def _ruling_diagram(
+    context: _Context,
+    ruling: Ruling,
+    citing: Sequence[Case],
+    touching: Sequence[Case],
+    files: dict[str, str],
+) -> list[str]:
     drawn = best_diagram(citing, ruling.clauses)
     if drawn is not None:
-        lines += _diagram_section(context, drawn, ruling.id, files, "Diagram")
-    else:
-        fallback = best_diagram(touching, ruling.clauses)
-        if fallback is not None:
-            why = (
-                "No case that cites this ruling can be drawn"
-                if context.hand_written(citing)
-                else "No case cites this ruling"
-            )
-            lines += [f"{why}, so the diagram below is of a case that checks its clauses.", ""]
-            lines += _diagram_section(
+        return _diagram_section(context, drawn, ruling.id, files, "Diagram")
+    fallback = best_diagram(touching, ruling.clauses)
+    if fallback is not None:
+        why = (
+            "No case that cites this ruling can be drawn"
+            if context.hand_written(citing)
+            else "No case cites this ruling"
+        )
+        return [
+            f"{why}, so the diagram below is of a case that checks its clauses.",
+            "",
+            *_diagram_section(
                 context, fallback, ruling.id, files, "Diagram of a case checking its clauses"
-            )
-        else:
-            nothing = (
-                "No case that checks this ruling's clauses can be drawn: each gives a position"
-                " the engine refuses."
-                if context.hand_written([*citing, *touching])
-                else "No conformance case checks this ruling's clauses, so there is nothing to"
-                " draw."
-            )
-            lines += ["## Diagram", "", nothing, ""]
-    return "\n".join(lines).rstrip() + "\n"
+            ),
+        ]
+    nothing = (
+        "No case that checks this ruling's clauses can be drawn: each gives a position"
+        " the engine refuses."
+        if context.hand_written([*citing, *touching])
+        else "No conformance case checks this ruling's clauses, so there is nothing to draw."
+    )
+    return ["## Diagram", "", nothing, ""]
 
 
 def variant_page(context: _Context, variant: Variant, files: dict[str, str]) -> str:
@@ -403,9 +481,19 @@ def chapter_page(context: _Context, name: str) -> str:
     lines += ["[All chapters](README.md) · [all rulings](../rulings/README.md)", ""]
     lines += [*"\n".join(intro).strip().splitlines(), ""]
     for clause in (c for c in registry.clauses if c.file == name):
-        lines += [f"### {clause.number} `{clause.id}`", ""]
+        # For players first: the rule in words and the rulings on it; then, folded, what an
+        # implementer needs (sources, cases, code).
+        lines += [f"### {clause.number} `{clause.id}`", "", clause.text, ""]
+        editions = ", ".join(sorted(clause.rule_sets))
+        lines += [f"*Rule sets: {editions} · {clause.level}*", ""]
+        rulings = registry.rulings_for(clause.id)
+        if rulings:
+            lines += ["Rulings on it:", ""]
+            lines += [f"- [{r.id}](../rulings/{r.id}.md): {r.title}" for r in rulings]
+            lines.append("")
+        lines += ["<details><summary>Sources, cases and code</summary>", ""]
         facts = [
-            f"**Rule sets:** {', '.join(sorted(clause.rule_sets))}",
+            f"**Rule sets:** {editions}",
             f"**Level:** {clause.level}",
             "**Code:** engine" if clause.is_code else f"**Not code:** {clause.code}",
         ]
@@ -417,11 +505,7 @@ def chapter_page(context: _Context, name: str) -> str:
         lines += [f"- **Sources:** {clause.sources}"]
         if clause.dossier:
             lines += [f"- **Dossier:** {', '.join(f'`{d}`' for d in clause.dossier)}"]
-        rulings = registry.rulings_for(clause.id)
-        if rulings:
-            links = ", ".join(f"[{r.id}](../rulings/{r.id}.md)" for r in rulings)
-            lines += [f"- **Rulings:** {links}"]
-        lines += ["", clause.text, ""]
+        lines.append("")
         cases = [c for c in context.cases if clause.id in c.clauses]
         lines += ["Cases:", ""]
         lines += _case_list(context, cases, "../../", none="- none")
@@ -432,7 +516,7 @@ def chapter_page(context: _Context, name: str) -> str:
             lines += [f"- [`{s.module}.{s.qualname}`](../../{source_path(s)})" for s in found]
         else:
             lines.append("- none" + ("" if clause.is_code else " (not code)"))
-        lines.append("")
+        lines += ["", "</details>", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -8,13 +8,16 @@ other linked file (source code, a schema, a case file) becomes a page showing it
 per line. A link to a file that does not exist, or to an anchor its page does not have, stops
 the build with the list of them, so a broken link is caught before any browser sees it.
 
-Every page carries a search box over the clause IDs (and the rulings and variants): a small
-JavaScript index written beside the pages, no framework and nothing fetched from elsewhere.
+Every page carries a search box that finds rulings, variants and clauses by their ID or by the
+words of their question and text (``assets/search.js``, beside this module): the index is a
+small JavaScript file written beside the pages, loaded when the box is first used; no framework
+and nothing fetched from elsewhere.
 """
 
 from __future__ import annotations
 
 import html
+import importlib.resources
 import json
 import posixpath
 import shutil
@@ -27,6 +30,7 @@ from camelup.tools.docs.markdown import Page, to_html
 HOME = "index.md"  # the generated home page, at the root of the site
 _COPIED = frozenset({".svg", ".png", ".jpg", ".gif"})
 _ASSETS = "assets"
+_ASSET_FOLDER = importlib.resources.files("camelup.tools.docs") / "assets"
 
 
 class BrokenLinks(Exception):
@@ -43,8 +47,9 @@ def home_markdown(root: Path) -> str:
         "",
         "The formal reference implementation of the rules of *Camel Up*: a spec of citable"
         " clauses, a register of rulings where the sources disagree, a conformance suite for"
-        " any implementation, and a small typed rules library. Search for a clause by its ID"
-        " (for example `crazy.no-wrap`) in the box above.",
+        " any implementation, and a small typed rules library. The box above finds a ruling or a"
+        " rule by a word of its question or text (`tie`, `lone crazy`) or by its ID"
+        " (`RUL-04`, `crazy.no-wrap`); press / to reach it.",
         "",
         "- [The specification, chapter by chapter](docs/spec/README.md): each clause with its"
         " cases and its code",
@@ -105,94 +110,60 @@ def _short(text: str, limit: int = 120) -> str:
 
 
 def _search_index() -> list[dict[str, str]]:
+    """What the search looks in: each entry's ID, its title as shown, and more words to match
+    (a ruling's question and clauses, a clause's whole text)."""
     registry = load_registry()
     entries = []
+    for ruling in registry.rulings:
+        more = [ruling.fields.get("question", ""), *ruling.clauses]
+        entries.append(
+            {
+                "id": ruling.id,
+                "kind": "ruling",
+                "label": ruling.id,
+                "title": ruling.title,
+                "words": " ".join(more),
+                "href": f"docs/rulings/{ruling.id}.html",
+            }
+        )
+    for name in sorted(registry.variants):
+        variant = registry.variants[name]
+        entries.append(
+            {
+                "id": name,
+                "kind": "variant",
+                "label": f"variant {name}",
+                "title": _short(variant.description),
+                "words": f"{variant.description} {variant.ruling}",
+                "href": f"docs/rulings/variant-{name}.html",
+            }
+        )
     for clause in registry.clauses:
         page = f"docs/spec/{clause.file.removesuffix('.md')}.html"
         entries.append(
             {
                 "id": clause.id,
+                "kind": "clause",
                 "label": f"{clause.number} {clause.id}",
-                "text": _short(clause.text),
+                "title": _short(clause.text),
+                "words": " ".join(clause.text.split()),
                 "href": f"{page}#{clause.anchor}",
-            }
-        )
-    for ruling in registry.rulings:
-        entries.append(
-            {
-                "id": ruling.id,
-                "label": ruling.id,
-                "text": ruling.title,
-                "href": f"docs/rulings/{ruling.id}.html",
-            }
-        )
-    for name in sorted(registry.variants):
-        entries.append(
-            {
-                "id": name,
-                "label": f"variant {name}",
-                "text": _short(registry.variants[name].description),
-                "href": f"docs/rulings/variant-{name}.html",
             }
         )
     return entries
 
 
-_STYLE = """\
-body{font-family:system-ui,sans-serif;line-height:1.5;margin:0;color:#1b1b1b}
-header{background:#f3efe6;border-bottom:1px solid #d8d0bd;padding:.5rem 1rem}
-header nav a{margin-right:1rem}
-main{max-width:60rem;margin:0 auto;padding:1rem}
-pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}
-code{font-family:ui-monospace,monospace;font-size:.92em}
-table{border-collapse:collapse}
-td,th{border:1px solid #ccc;padding:.2rem .5rem;vertical-align:top}
-img{max-width:100%;height:auto;border:1px solid #ddd}
-#clause-search{width:18rem}
-#search-results{margin:.3rem 0 0;padding-left:1.2rem}
-pre.source span{display:block}
-"""
+_ASSET_FILES = ("style.css", "search.js")
 
-_SEARCH_JS = """\
-// The clause search: matches the typed text against clause IDs, ruling IDs and variant names
-// (prefix matches first), and lists links to them. The index is camelupSearchIndex, written
-// by the site build into search-index.js; nothing is fetched.
-(function () {
-  "use strict";
-  var input = document.getElementById("clause-search");
-  var list = document.getElementById("search-results");
-  var root = document.body.getAttribute("data-root");
-  function matches(query) {
-    var q = query.trim().toLowerCase();
-    if (!q) { return []; }
-    var prefix = [], inside = [];
-    window.camelupSearchIndex.forEach(function (entry) {
-      var id = entry.id.toLowerCase();
-      if (id.indexOf(q) === 0) { prefix.push(entry); }
-      else if (id.indexOf(q) > 0) { inside.push(entry); }
-    });
-    return prefix.concat(inside).slice(0, 20);
-  }
-  function show() {
-    list.textContent = "";
-    matches(input.value).forEach(function (entry) {
-      var item = document.createElement("li");
-      var link = document.createElement("a");
-      link.href = root + entry.href;
-      link.textContent = entry.label;
-      item.appendChild(link);
-      item.appendChild(document.createTextNode(" " + entry.text));
-      list.appendChild(item);
-    });
-  }
-  input.addEventListener("input", show);
-  input.form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    var found = matches(input.value);
-    if (found.length) { window.location.href = root + found[0].href; }
-  });
-})();
-"""
+
+def _ruling_questions() -> dict[str, str]:
+    """Each ruling's question, by the targets that lead to it: its page, and its entry in the
+    register (whose anchor starts with ``rul-NN``); a link to a ruling carries it as title."""
+    questions = {}
+    for ruling in load_registry().rulings:
+        questions[f"docs/rulings/{ruling.id}.md"] = ruling.title
+        questions[f"spec/rulings.md#{ruling.id.lower()}"] = ruling.title
+    return questions
 
 
 def _page_html(name: str, title: str, body: str, *, compatibility: bool) -> str:
@@ -215,12 +186,13 @@ def _page_html(name: str, title: str, body: str, *, compatibility: bool) -> str:
         '<link rel="icon" href="data:,">\n'
         f'<link rel="stylesheet" href="{root}{_ASSETS}/style.css">\n'
         f'</head>\n<body data-root="{root}">\n<header><nav>{links}'
-        '<form role="search" style="display:inline">'
-        '<label>Clause ID <input id="clause-search" type="search" autocomplete="off"'
-        ' placeholder="e.g. crazy.no-wrap"></label></form>'
-        '<ul id="search-results"></ul></nav></header>\n'
+        '<form role="search"><label>Search rulings and rules'
+        ' <input id="site-search" type="search" autocomplete="off"'
+        ' placeholder="a word, a ruling or a clause ID (press /)"'
+        ' aria-describedby="search-status"></label>'
+        '<span id="search-status" role="status"></span></form>'
+        '<ul id="search-results" hidden></ul></nav></header>\n'
         f"<main>\n{body}</main>\n"
-        f'<script src="{root}{_ASSETS}/search-index.js"></script>\n'
         f'<script src="{root}{_ASSETS}/search.js"></script>\n'
         "</body>\n</html>\n"
     )
@@ -256,6 +228,7 @@ def build_site(root: Path, out: Path) -> list[str]:
     :class:`NotASiteFolder` when ``out`` holds anything but an earlier build."""
     pending = _roots(root)
     report = (root / "docs" / "compatibility.md").is_file()
+    questions = _ruling_questions()
     seen = set(pending)
     pages: dict[str, Page] = {}
     files: dict[str, str | None] = {}  # output name -> HTML text, or None for a copied file
@@ -297,7 +270,14 @@ def build_site(root: Path, out: Path) -> list[str]:
             url = _relative(name, _output_name(resolved))
             return url + (f"#{fragment}" if fragment else "")
 
-        page = to_html(text, rewrite)
+        def title_of(target: str, source: str = source) -> str | None:
+            if _is_external(target):
+                return None
+            path, fragment = _split(target)
+            resolved = _resolve(source, path) if path else source
+            return questions.get(resolved) or questions.get(f"{resolved}#{fragment[:6]}")
+
+        page = to_html(text, rewrite, title_of)
         pages[source] = page
         for target in page.targets:
             if target.startswith("#") and target[1:] not in page.anchors:
@@ -319,8 +299,8 @@ def build_site(root: Path, out: Path) -> list[str]:
             destination.write_text(content, "utf-8")
     assets = out / _ASSETS
     assets.mkdir()
-    (assets / "style.css").write_text(_STYLE, "utf-8")
-    (assets / "search.js").write_text(_SEARCH_JS, "utf-8")
+    for asset in _ASSET_FILES:
+        (assets / asset).write_bytes(_ASSET_FOLDER.joinpath(asset).read_bytes())
     index = json.dumps(_search_index(), ensure_ascii=False, indent=0, sort_keys=True)
     (assets / "search-index.js").write_text(f"window.camelupSearchIndex = {index};\n", "utf-8")
     return sorted(files)

@@ -15,7 +15,7 @@ import attrs
 
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
-from camelup.model.events import UnitMoved, WhirlwindStep
+from camelup.model.events import DieRevealed, UnitMoved, WhirlwindStep
 from camelup.model.ruleset import Edition
 from camelup.model.state import Player, State, Tile, TileSide
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, WHIRLWIND_SPACES, Stack
@@ -38,23 +38,28 @@ class Look:
 
 _RACING_LOOKS = {
     Camel.BLUE: Look("blue", "B", "#2f6fd0", "#ffffff", 26),
-    Camel.GREEN: Look("green", "G", "#2e9e4a", "#ffffff", 28),
+    Camel.GREEN: Look("green", "G", "#23803a", "#ffffff", 28),  # dark enough for white text
     Camel.ORANGE: Look("orange", "O", "#f28c28", "#000000", 208),
     Camel.YELLOW: Look("yellow", "Y", "#f5d023", "#000000", 220),
     Camel.WHITE: Look("white", "W", "#ffffff", "#000000", 231),
     Camel.RED: Look("red", "R", "#d33b32", "#ffffff", 160),
     Camel.PURPLE: Look("purple", "P", "#8a4fc0", "#ffffff", 91),
-    # Crazy camels: "c" as in the spec's notation (cW, cK); the renderers add an arrow that
-    # points the way they run, counterclockwise.
-    Camel.CRAZY_WHITE: Look("crazy white", "cW", "#f4f4f4", "#000000", 255),
-    Camel.CRAZY_BLACK: Look("crazy black", "cK", "#222222", "#ffffff", 235),
+    # Crazy camels: "<" points the way they run, counterclockwise (leftwards in a diagram).
+    Camel.CRAZY_WHITE: Look("crazy white", "<W", "#f4f4f4", "#000000", 255),
+    Camel.CRAZY_BLACK: Look("crazy black", "<K", "#222222", "#ffffff", 235),
 }
-# Mid grey, so that the grey die's white numbers and black numbers both stand out on it.
-_GREY_DIE = Look("grey", "Gy", "#7f7f7f", "#000000", 244)
+# Light grey under black text; the colour of the number it showed is written, "w" or "k".
+_GREY_DIE = Look("grey", "Gy", "#c4c4c4", "#000000", 244)
 
 
 def camel_look(camel: Camel) -> Look:
     return _RACING_LOOKS[camel]
+
+
+def camel_mark(camel: Camel) -> str:
+    """How a camel is written in every diagram: ``B``, or ``<W``/``<K`` for a crazy camel,
+    the ``<`` pointing the way it runs (counterclockwise, leftwards)."""
+    return camel_look(camel).label
 
 
 def die_look(die: Die) -> Look:
@@ -78,8 +83,8 @@ _SIDE_WORDS = {
 
 
 def tile_label(tile: Tile) -> str:
-    """``+1`` for the forward side, ``-1`` for the backward side."""
-    return "+1" if tile.side.step > 0 else "-1"
+    """``+1P2`` for player 2's tile on its forward side, ``-1P2`` on its backward side."""
+    return f"{'+1' if tile.side.step > 0 else '-1'}P{tile.owner}"
 
 
 def tile_words(tile: Tile) -> str:
@@ -231,9 +236,12 @@ def status_line(state: State) -> str:
     return f"leg {state.leg}, player {state.to_move} to move"
 
 
-def board(state: State, events: Iterable[object] | None = None) -> Board:
+def board(state: State, events: Iterable[object] | None = None, also: Iterable[int] = ()) -> Board:
+    """The facts to draw; ``also`` adds spaces to show (so that the boards before and after a
+    step cover the same spaces, and line up)."""
     arrows = arrows_of(events or ())
-    spaces = spaces_shown(state, (s for a in arrows for s in (a.from_space, a.to_space)))
+    reached = [s for a in arrows for s in (a.from_space, a.to_space)]
+    spaces = spaces_shown(state, [*reached, *also])
     return Board(
         title=f"Camel Up: {describe_ruleset(state)}; {status_line(state)}",
         variants=describe_variants(state),
@@ -245,3 +253,114 @@ def board(state: State, events: Iterable[object] | None = None) -> Board:
         arrows=arrows,
         crazy_camels=any(c.is_crazy for c in state.ruleset.camels),
     )
+
+
+@attrs.frozen
+class LegendEntry:
+    """One mark a diagram uses, written as both renderers write it, and what it means."""
+
+    mark: str
+    meaning: str
+
+
+def legend(state: State, drawing: Board) -> tuple[LegendEntry, ...]:
+    """The key of a diagram: every mark it uses, in one notation for the SVG and the text."""
+    racing = " ".join(camel_look(c).label for c in state.ruleset.racing_camels)
+    entries = [
+        LegendEntry(racing, "racing camels, by initial; a stack reads bottom to top, upwards"),
+        LegendEntry("|", "the finish line, between space 16 and space 1"),
+    ]
+    past = [s for s in drawing.spaces if not FIRST_SPACE <= s <= LAST_SPACE]
+    if past:
+        entries.append(LegendEntry(" ".join(map(str, past)), "spaces past the finish line (grey)"))
+    if drawing.crazy_camels:
+        entries.append(
+            LegendEntry(
+                "<W <K",
+                "crazy camels (white, black; dashed outline): they run counterclockwise, leftwards",
+            )
+        )
+    reversed_for_crazy = " (a crazy-led unit: the other way)" if drawing.crazy_camels else ""
+    for tile in drawing.tiles:
+        step = "forward" if tile.side.step > 0 else "back"
+        entries.append(
+            LegendEntry(
+                tile_label(tile),
+                f"{_SIDE_WORDS[tile.side]} tile of player {tile.owner} on space {tile.space}:"
+                f" a unit landing there steps 1 space {step}{reversed_for_crazy},"
+                f" and player {tile.owner} earns 1 EP",
+            )
+        )
+    if drawing.whirlwind:
+        entries.append(
+            LegendEntry(
+                "~~",
+                "whirlwind (6-8): leaving 6 goes to 8, leaving 7 goes to 6; from 8 on to 9 only"
+                " if another camel is on 6-8 or all the others are past 9, else back to 7",
+            )
+        )
+    racing_roll = next((r for r in state.revealed if r.colour is None), None)
+    if racing_roll is not None:
+        name = die_look(racing_roll.die).name
+        entries.append(
+            LegendEntry(
+                roll_label(racing_roll),
+                f"a die out of the pyramid and what it showed: here {name}, {racing_roll.value}",
+            )
+        )
+    grey_roll = next((r for r in state.revealed if r.colour is not None), None)
+    if grey_roll is not None and grey_roll.colour is not None:
+        colour = camel_look(grey_roll.colour).name.split()[-1]
+        entries.append(
+            LegendEntry(
+                roll_label(grey_roll),
+                f"the grey die out of the pyramid: here {grey_roll.value} in {colour}"
+                " (w white, k black)",
+            )
+        )
+    if any(die.camel is None for die in state.pyramid):
+        entries.append(LegendEntry("Gy", "the grey die (crazy camels), still in the pyramid"))
+    if drawing.arrows:
+        entries.append(
+            LegendEntry(
+                "1: B", "the moves of the step drawn, numbered in order, by the unit's bottom camel"
+            )
+        )
+    entries.append(LegendEntry("EP", "money (Egyptian pounds)"))
+    return tuple(entries)
+
+
+def roll_words(roll: DieRoll) -> str:
+    """``the grey die showed 3 in black``."""
+    colour = "" if roll.colour is None else f" in {camel_look(roll.colour).name.split()[-1]}"
+    return f"the {die_look(roll.die).name} die showed {roll.value}{colour}"
+
+
+def arrow_words(arrow: Arrow) -> str:
+    """``move 1: blue, green from space 3 to 5`` (and the way, and "underneath", if so)."""
+    names = ", ".join(camel_look(c).name for c in arrow.unit)
+    how = " (underneath)" if arrow.underneath else ""
+    via = f" by {'→'.join(str(s) for s in arrow.path)}" if arrow.detour or arrow.wraps else ""
+    return (
+        f"move {arrow.order}: {names} from space {arrow.from_space} to {arrow.to_space}{via}{how}"
+    )
+
+
+def step_words(before: State, after: State, events: Iterable[object]) -> str:
+    """A step in words, for a diagram's text alternative: the die roll, each move, and each
+    player's money and tickets that changed."""
+    events = tuple(events)
+    parts = [roll_words(e.roll) for e in events if isinstance(e, DieRevealed)]
+    parts += [arrow_words(arrow) for arrow in arrows_of(events)]
+    for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
+        changes = [f"{old.money} → {new.money} EP"] if old.money != new.money else []
+        if old.leg_tickets != new.leg_tickets:
+            held = " ".join(f"{camel_look(t.camel).label}{t.value}" for t in new.leg_tickets)
+            changes.append(f"leg tickets {held}" if held else "leg tickets returned")
+        if old.pyramid_tickets != new.pyramid_tickets:
+            changes.append(f"pyramid tickets {old.pyramid_tickets} → {new.pyramid_tickets}")
+        if changes:
+            parts.append(f"player {seat}: {', '.join(changes)}")
+    if after.result is not None and before.result is None:
+        parts.append(status_line(after))
+    return "; ".join(parts) or "nothing moved"

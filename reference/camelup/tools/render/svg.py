@@ -4,8 +4,11 @@ The track is drawn as a straight row of spaces in clockwise order, left to right
 camel runs to the right and a crazy camel to the left; the finish line stands at both ends
 (after space 16 and before space 1), and the spaces past it appear only when a camel stands
 there. Each stack grows upwards, bottom camel lowest. Every camel carries a text label (its
-colour's initial; ``cW``/``cK`` and a left-pointing arrow for the crazy camels) so that the
-diagram reads without telling colours apart.
+colour's initial; ``<W``/``<K`` for the crazy camels) so that the diagram reads without
+telling colours apart. The marks are those of the terminal's board
+(:mod:`camelup.tools.render.text`), and a key under the board explains each one it uses
+(:func:`camelup.tools.render.board.legend`). No text is smaller than 12 px, and every text
+colour has a contrast of at least 4.5:1 on its background (WCAG AA).
 
 The output uses presentation attributes only: no ``<style>`` (which would leak into an HTML
 page that inlines the SVG), no ``id`` (two diagrams on one page would clash), no script, no
@@ -15,6 +18,7 @@ font or image to fetch.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
@@ -22,11 +26,13 @@ from camelup.model.camels import Camel
 from camelup.model.state import State
 from camelup.model.track import FIRST_SPACE, LAST_SPACE
 from camelup.tools.render.board import (
-    Arrow,
     Board,
+    arrow_words,
     board,
     camel_look,
+    camel_mark,
     die_look,
+    legend,
     player_line,
     roll_label,
     tile_label,
@@ -36,20 +42,24 @@ from camelup.tools.render.board import (
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 MARGIN = 8
-COLUMN = 34  # width of one space
+COLUMN = 40  # width of one space: room for a tile's "+1P2" at 12 px
 LINE_GAP = 12  # room for the finish line between space 16 and 17, and between 0 and 1
-CAMEL_HEIGHT = 16
-CAMEL_STEP = 18
-HEADER = 26
-VARIANTS_LINE = 14  # a second header line naming the variants, when there are any
-ARROW_BAND = 40
-ARROW_LEVEL = 11  # vertical distance between the arrows of one step
-GROUND = 32
-LINE_LABEL = 12  # under the track: the word "finish" at each finish line
-WHIRLWIND_BAND = 26
-ROW = 22
-MOVE_INK = "#c0392b"  # the arrows of the step drawn
-PLAYER_ROW = 16
+CAMEL_HEIGHT = 18
+CAMEL_STEP = 20
+HEADER = 28
+VARIANTS_LINE = 16  # a second header line naming the variants, when there are any
+ARROW_LANE = 17  # each arrow of a step runs in its own lane, with its label above it
+ARROW_FOOT = 14  # from the lowest lane down to the top of the stacks
+GROUND = 36
+LINE_LABEL = 16  # under the track: the word "finish" at each finish line
+WHIRLWIND_BAND = 30
+ROW = 24
+MOVE_INK = "#c0392b"  # the arrows of the step drawn (5.4:1 on white)
+PLAYER_ROW = 18
+SMALLEST = 12  # the smallest text, in px at the natural size
+LEGEND_ROW = 17
+MARK_WIDTH = 84  # the legend's column of marks
+CHARACTER = 6.8  # the mean width of a 12 px character, to wrap the legend's lines
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -79,13 +89,13 @@ class _Canvas:
         *,
         size: int | None = None,
         fill: str = "#000000",
-        anchor: str = "middle",
+        anchor: str | None = None,
         weight: str = "normal",
     ) -> None:
         # The root sets the usual font, size, ink and anchor; only differences are written.
         extra = "" if size is None else f" font-size='{size}'"
         extra += "" if fill == "#000000" else f" fill='{fill}'"
-        extra += "" if anchor == "middle" else f" text-anchor='{anchor}'"
+        extra += "" if anchor is None else f" text-anchor='{anchor}'"  # None: the group's
         extra += " font-weight='bold'" if weight == "bold" else ""
         self.add(f"<text x='{x:.0f}' y='{y:.0f}'{extra}>{escape(content)}</text>")
 
@@ -133,7 +143,8 @@ class _Layout:
             x += COLUMN
         self.width = x + LINE_GAP + MARGIN
         self.arrow_top = HEADER + (VARIANTS_LINE if drawing.variants else 0)
-        self.stack_top = self.arrow_top + ARROW_BAND
+        lanes = max(2, len(drawing.arrows))
+        self.stack_top = self.arrow_top + ARROW_LANE * lanes + ARROW_FOOT
         self.ground = self.stack_top + drawing.tallest * CAMEL_STEP + 2
         self.whirlwind_top = self.ground + GROUND
         below = self.whirlwind_top + (WHIRLWIND_BAND if drawing.whirlwind else LINE_LABEL)
@@ -150,9 +161,9 @@ class _Layout:
 
 
 def _draw_header(canvas: _Canvas, drawing: Board) -> None:
-    canvas.text(MARGIN, 17, drawing.title, size=12, anchor="start", weight="bold")
+    canvas.text(MARGIN, 19, drawing.title, size=14, anchor="start", weight="bold")
     if drawing.variants:
-        canvas.text(MARGIN, 17 + VARIANTS_LINE, drawing.variants, size=10, anchor="start")
+        canvas.text(MARGIN, 19 + VARIANTS_LINE, drawing.variants, anchor="start")
 
 
 def _draw_spaces(canvas: _Canvas, layout: _Layout) -> None:
@@ -165,10 +176,9 @@ def _draw_spaces(canvas: _Canvas, layout: _Layout) -> None:
         if not FIRST_SPACE <= space <= LAST_SPACE:
             fill = "#eeeeee"  # past the finish line
         canvas.rect(layout.x[space] + 1, layout.ground, COLUMN - 2, GROUND - 2, fill, stroke=None)
-    canvas.add("</g><g font-size='10'>")
-    for space in drawing.spaces:
-        canvas.text(layout.x[space] + COLUMN / 2, layout.ground + GROUND - 7, str(space))
     canvas.add("</g>")
+    for space in drawing.spaces:
+        canvas.text(layout.x[space] + COLUMN / 2, layout.ground + GROUND - 6, str(space))
     for space in drawing.spaces:
         x = layout.x[space]
         tile = tiles.get(space)
@@ -180,17 +190,15 @@ def _draw_spaces(canvas: _Canvas, layout: _Layout) -> None:
                 f"<title>{escape(f'tile on space {space}: {tile_words(tile)}')}</title>"
             )
             canvas.rect(
-                x + 3,
+                x + 2,
                 layout.ground + 2,
-                COLUMN - 6,
-                14,
+                COLUMN - 4,
+                16,
                 "#bfe3b4" if forward else "#f2b8b5",
                 stroke="#333333",
                 radius=2,
             )
-            canvas.text(
-                x + COLUMN / 2, layout.ground + 13, f"{tile_label(tile)} P{tile.owner}", size=8
-            )
+            canvas.text(x + COLUMN / 2, layout.ground + 14, tile_label(tile), size=SMALLEST)
             canvas.add("</g>")
 
 
@@ -206,7 +214,7 @@ def _draw_finish_lines(canvas: _Canvas, layout: _Layout) -> None:
             f" x1='{x:.0f}' y1='{top:.0f}' x2='{x:.0f}' y2='{bottom:.0f}' stroke='#ffffff'"
             " stroke-width='4' stroke-dasharray='4 4'/></g>"
         )
-        canvas.text(x, bottom + 10, "finish", size=9)
+        canvas.text(x, bottom + 13, "finish", size=SMALLEST)
 
 
 def _draw_camel(canvas: _Canvas, layout: _Layout, space: int, level: int, camel: Camel) -> None:
@@ -222,16 +230,7 @@ def _draw_camel(canvas: _Canvas, layout: _Layout, space: int, level: int, camel:
     canvas.rect(
         x, y, width, CAMEL_HEIGHT, look.fill, stroke="#333333", radius=4, dash=camel.is_crazy
     )
-    if camel.is_crazy:
-        # The crazy camels run counterclockwise, which is leftwards in this drawing.
-        mid = y + CAMEL_HEIGHT / 2
-        canvas.add(
-            f"<polygon points='{x + 3:.0f},{mid:.0f} {x + 9:.0f},{mid - 5:.0f}"
-            f" {x + 9:.0f},{mid + 5:.0f}' fill='{look.ink}'/>"
-        )
-        canvas.text(x + width / 2 + 4, y + 12, look.label, size=10, fill=look.ink, weight="bold")
-    else:
-        canvas.text(x + width / 2, y + 12, look.label, size=11, fill=look.ink, weight="bold")
+    canvas.text(x + width / 2, y + 14, camel_mark(camel), fill=look.ink, weight="bold")
     canvas.add("</g>")
 
 
@@ -262,9 +261,7 @@ def _draw_whirlwind(canvas: _Canvas, layout: _Layout) -> None:
             " fill='none' stroke='#8a6d2f' stroke-width='1.5'/>"
         )
         canvas.add(_arrowhead(x2, top, x2 - control_x, top - control_y, "#8a6d2f"))
-    canvas.text(
-        layout.x[eight] + COLUMN + 2, top + 15, "whirlwind 6→8, 7→6", size=9, anchor="start"
-    )
+    canvas.text(layout.x[eight] + COLUMN + 2, top + 17, "~~ whirlwind 6→8, 7→6", anchor="start")
     canvas.add("</g>")
 
 
@@ -282,27 +279,18 @@ def _arrowhead(x: float, y: float, dx: float, dy: float, fill: str, size: float 
     )
 
 
-def _arrow_label(arrow: Arrow) -> str:
-    names = ", ".join(camel_look(c).name for c in arrow.unit)
-    how = " (underneath)" if arrow.underneath else ""
-    via = f" by {'→'.join(str(s) for s in arrow.path)}" if arrow.detour or arrow.wraps else ""
-    return (
-        f"move {arrow.order}: {names} from space {arrow.from_space} to {arrow.to_space}{via}{how}"
-    )
-
-
 def _draw_arrows(canvas: _Canvas, layout: _Layout) -> None:
     bottom = layout.stack_top - 2
     for arrow in layout.drawing.arrows:
         # Each arrow leaves a little left of its space's centre and arrives a little right of
-        # it, and each later arrow runs higher, so that a tile step starting where the die
-        # move ended stays apart from it.
-        x1 = layout.centre(arrow.from_space) - 4
-        x2 = layout.centre(arrow.to_space) + 4
-        level = bottom - 8 - ARROW_LEVEL * ((arrow.order - 1) % 3)
+        # it, and each later arrow runs in a lane of its own, higher up, so that a tile step
+        # starting where the die move ended never shares a line with it.
+        x1 = layout.centre(arrow.from_space) - 6
+        x2 = layout.centre(arrow.to_space) + 6
+        level = bottom - ARROW_FOOT + 4 - ARROW_LANE * (arrow.order - 1)
         canvas.add(
             f"<g data-move={_attr(arrow.order)} data-from={_attr(arrow.from_space)}"
-            f" data-to={_attr(arrow.to_space)}><title>{escape(_arrow_label(arrow))}</title>"
+            f" data-to={_attr(arrow.to_space)}><title>{escape(arrow_words(arrow))}</title>"
         )
         if arrow.wraps:
             # Round the loop: out through the finish line at one end, in at the other.
@@ -322,23 +310,25 @@ def _draw_arrows(canvas: _Canvas, layout: _Layout) -> None:
         else:
             canvas.polyline([(x1, bottom), (x1, level), (x2, level), (x2, bottom - 6)], MOVE_INK)
         canvas.add(_arrowhead(x2, bottom, 0, 1, MOVE_INK, size=8))
-        label = camel_look(arrow.unit[0]).label
+        label = camel_mark(arrow.unit[0])
         if arrow.detour or arrow.wraps:
             label += " " + "→".join(str(space) for space in arrow.path)
         if len(layout.drawing.arrows) > 1:
             label = f"{arrow.order}: {label}"
         # At the arrow's start, where no later arrow of the step passes.
-        canvas.text(x1 + 2, level - 2, label, size=9, fill=MOVE_INK, anchor="start", weight="bold")
+        canvas.text(
+            x1 + 3, level - 3, label, size=SMALLEST, fill=MOVE_INK, anchor="start", weight="bold"
+        )
         canvas.add("</g>")
 
 
 def _die_box(
     canvas: _Canvas, x: float, y: float, fill: str, ink: str, label: str, title: str
 ) -> float:
-    width = 14 + 6 * len(label)
+    width = 12 + 8 * len(label)
     canvas.add(f"<g><title>{escape(title)}</title>")
-    canvas.rect(x, y, width, 16, fill, stroke="#333333", radius=3)
-    canvas.text(x + width / 2, y + 12, label, size=10, fill=ink, weight="bold")
+    canvas.rect(x, y, width, 18, fill, stroke="#333333", radius=3)
+    canvas.text(x + width / 2, y + 14, label, fill=ink, weight="bold")
     canvas.add("</g>")
     return x + width + 4
 
@@ -346,8 +336,8 @@ def _die_box(
 def _draw_panel(canvas: _Canvas, layout: _Layout, state: State) -> float:
     y = layout.panel_top
     x = canvas_x = float(MARGIN)
-    canvas.text(x, y + 12, "pyramid:", anchor="start", weight="bold")
-    x += 62
+    canvas.text(x, y + 14, "pyramid:", anchor="start", weight="bold")
+    x += 70
     canvas.add("<g data-dice='pyramid'>")
     for die in state.pyramid:
         look = die_look(die)
@@ -356,61 +346,82 @@ def _draw_panel(canvas: _Canvas, layout: _Layout, state: State) -> float:
         )
     canvas.add("</g>")
     if not state.pyramid:
-        canvas.text(x, y + 12, "empty", anchor="start")
-        x += 40
+        canvas.text(x, y + 14, "empty", anchor="start")
+        x += 46
     x += 12
-    canvas.text(x, y + 12, "revealed:", anchor="start", weight="bold")
-    x += 66
+    canvas.text(x, y + 14, "revealed:", anchor="start", weight="bold")
+    x += 76
     canvas.add("<g data-dice='revealed'>")
     for roll in state.revealed:
         look = die_look(roll.die)
         shown = "" if roll.colour is None else f" in {camel_look(roll.colour).name.split()[-1]}"
-        if roll.colour is None:
-            label, ink = roll_label(roll), look.ink
-        else:  # the grey die as it lies, its number in white or black, and "w"/"k" to say so
-            label = roll_label(roll).removeprefix(look.label)
-            ink = camel_look(roll.colour).fill
         title = f"{look.name} die showed {roll.value}{shown}"
-        x = _die_box(canvas, x, y, look.fill, ink, label, title)
+        x = _die_box(canvas, x, y, look.fill, look.ink, roll_label(roll), title)
     canvas.add("</g>")
     if not state.revealed:
-        canvas.text(x, y + 12, "none", anchor="start")
+        canvas.text(x, y + 14, "none", anchor="start")
     y += ROW
     x = canvas_x
-    canvas.text(x, y + 12, "leg tickets (top first):", anchor="start", weight="bold")
-    x += 140
+    canvas.text(x, y + 14, "leg tickets (top first):", anchor="start", weight="bold")
+    x += 158
     for camel in state.ruleset.racing_camels:
         look = camel_look(camel)
         values = state.ticket_stack(camel)
         left = " ".join(str(v) for v in reversed(values)) or "none"
         title = f"{look.name} leg tickets left, top first: {left}"
         canvas.add(f"<g data-tickets={_attr(camel.value)}><title>{escape(title)}</title>")
-        canvas.rect(x, y, 16, 16, look.fill, stroke="#333333", radius=3)
-        canvas.text(x + 8, y + 12, look.label, size=10, fill=look.ink, weight="bold")
-        canvas.text(x + 20, y + 12, left, size=10, anchor="start")
+        canvas.rect(x, y, 18, 18, look.fill, stroke="#333333", radius=3)
+        canvas.text(x + 9, y + 14, look.label, fill=look.ink, weight="bold")
+        canvas.text(x + 22, y + 14, left, anchor="start")
         canvas.add("</g>")
-        x += 24 + 6 * len(left) + 10
+        x += 26 + 7 * len(left) + 10
     y += ROW
     for seat, player in enumerate(state.players):
-        canvas.add(f"<g data-player={_attr(seat)} data-money={_attr(player.money)}>")
-        canvas.text(
-            MARGIN,
-            y + seat * PLAYER_ROW + 12,
-            player_line(state, seat, player),
-            anchor="start",
+        line = player_line(state, seat, player)
+        canvas.add(
+            f"<g data-player={_attr(seat)} data-money={_attr(player.money)}>"
+            f"<title>{escape(line)}</title>"
         )
+        canvas.text(MARGIN, y + seat * PLAYER_ROW + 14, line, anchor="start")
         canvas.add("</g>")
     return y + len(state.players) * PLAYER_ROW + MARGIN
 
 
-def state_svg(state: State, *, move: Iterable[object] | None = None) -> str:
+def _draw_legend(canvas: _Canvas, state: State, drawing: Board, top: float, width: float) -> float:
+    """The key under the board: each mark it uses, as drawn, and its meaning in words."""
+    # The key's texts share a size and an anchor: set once on its group.
+    canvas.add("<g data-legend='key' font-size='12' text-anchor='start'>")
+    canvas.add(
+        f"<line x1='{MARGIN}' y1='{top:.0f}' x2='{width - MARGIN:.0f}' y2='{top:.0f}'"
+        " stroke='#b59a5b'/>"
+    )
+    y = top + 4
+    canvas.text(MARGIN, y + 14, "Key", size=13, weight="bold")
+    y += LEGEND_ROW + 2
+    room = max(20, int((width - MARGIN * 2 - MARK_WIDTH) / CHARACTER))
+    for entry in legend(state, drawing):
+        lines = textwrap.wrap(entry.meaning, room) or [""]
+        canvas.add(f"<g><title>{escape(f'{entry.mark}: {entry.meaning}')}</title>")
+        canvas.text(MARGIN, y + 13, entry.mark, weight="bold")
+        for index, line in enumerate(lines):
+            canvas.text(MARGIN + MARK_WIDTH, y + 13 + index * LEGEND_ROW, line)
+        canvas.add("</g>")
+        y += LEGEND_ROW * len(lines)
+    canvas.add("</g>")
+    return y + MARGIN
+
+
+def state_svg(
+    state: State, *, move: Iterable[object] | None = None, also: Iterable[int] = ()
+) -> str:
     """The board diagram of ``state`` as SVG text (a few KB, self-contained).
 
     ``move`` is optional: the events of the step that led to ``state`` (what
     :func:`camelup.apply` returned); each ``UnitMoved`` among them is drawn as a numbered
-    arrow from the space the unit left to the space it reached.
+    arrow from the space the unit left to the space it reached. ``also`` names spaces to show
+    even when empty, so that two diagrams of one step cover the same spaces and line up.
     """
-    drawing = board(state, move)
+    drawing = board(state, move, also)
     layout = _Layout(drawing)
     canvas = _Canvas()
     _draw_header(canvas, drawing)
@@ -419,12 +430,13 @@ def state_svg(state: State, *, move: Iterable[object] | None = None) -> str:
     _draw_finish_lines(canvas, layout)
     _draw_stacks(canvas, layout)
     _draw_arrows(canvas, layout)
+    width = max(layout.width, 560.0)  # room for the panel's lines on a short track
     height = _draw_panel(canvas, layout, state)
-    width = layout.width
+    height = _draw_legend(canvas, state, drawing, height, width)
     head = (
         f"<svg xmlns='{SVG_NAMESPACE}' viewBox='0 0 {width:.0f} {height:.0f}'"
         f" width='{width:.0f}' height='{height:.0f}' role='img' font-family='sans-serif'"
-        " font-size='11' text-anchor='middle'>"
+        " font-size='13' text-anchor='middle'>"
         f"<title>{escape(drawing.title)}</title>"
         f"<rect width='{width:.0f}' height='{height:.0f}' fill='#ffffff'/>"
     )

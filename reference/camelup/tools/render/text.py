@@ -20,7 +20,9 @@ from camelup.tools.render.board import (
     Board,
     board,
     camel_look,
+    camel_mark,
     die_look,
+    legend,
     player_line,
     roll_label,
     tile_label,
@@ -32,8 +34,7 @@ RESET = "\x1b[0m"
 
 def camel_text(camel: Camel) -> str:
     """The camel's label in the text form: ``B``, or ``<W`` for a crazy camel."""
-    label = camel_look(camel).label
-    return "<" + label[1:] if camel.is_crazy else label
+    return camel_mark(camel)
 
 
 def _paint(text: str, background: int, light_ink: bool, color: bool) -> str:
@@ -88,7 +89,7 @@ def _track_rows(drawing: Board, color: bool) -> list[str]:
             mark_row += "| "
             continue
         tile = tiles.get(space)
-        tile_row += (f"{tile_label(tile)}P{tile.owner}" if tile else "").ljust(width)
+        tile_row += (tile_label(tile) if tile else "").ljust(width)
         number_row += str(space).rjust(2).ljust(width)
         mark_row += ("~~" if space in drawing.whirlwind else "").rjust(2).ljust(width)
     if drawing.tiles:
@@ -135,14 +136,8 @@ def _moves(drawing: Board) -> list[str]:
     return lines
 
 
-def _legend(drawing: Board) -> str:
-    parts = ["stacks bottom to top, upwards", "| finish line"]
-    if drawing.crazy_camels:
-        parts.append("<W <K crazy camels (run counterclockwise, leftwards)")
-    if drawing.tiles:
-        parts.append("+1P2 / -1P2: tile (forward / backward side) of player 2")
-    if drawing.whirlwind:
-        parts.append("~~ whirlwind (6->8, 7->6)")
+def _legend(state: State, drawing: Board) -> str:
+    parts = [f"{entry.mark} {entry.meaning}" for entry in legend(state, drawing)]
     return "key: " + "; ".join(parts)
 
 
@@ -159,5 +154,5 @@ def state_text(state: State, *, color: bool, move: Iterable[object] | None = Non
     lines.append(_dice(state, color))
     lines.append(_tickets(state))
     lines += [player_line(state, seat, p, ", ") for seat, p in enumerate(state.players)]
-    lines.append(_legend(drawing))
+    lines.append(_legend(state, drawing))
     return "\n".join(lines) + "\n"
