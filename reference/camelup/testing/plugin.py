@@ -1,12 +1,14 @@
 """The conformance suite as pytest tests of a Python engine (the ``pytest11`` entry point).
 
 Inert unless asked: with ``--camelup-adapter mymodule:MyAdapter`` (or the ini option
-``camelup_adapter``) every case of the suite becomes a test item named by its case ID, run
-through the in-process adapter class (:class:`camelup.testing.adapter.Adapter`) by the
-conformance runner itself (:func:`camelup.harness.run_cases`, one case per item), so that a
-case passes, fails or is skipped exactly as in ``camelup conformance run --strict``:
+``camelup_adapter``, or :func:`add_suite` in a conftest.py's ``pytest_configure``) every case
+of the suite becomes a test item named by its case ID, run through the in-process adapter
+class (:class:`camelup.testing.adapter.Adapter`) by the conformance runner itself
+(:func:`camelup.harness.run_cases`, one case per item), so that a case passes, fails or is
+skipped exactly as in ``camelup conformance run --strict``:
 
-* a failure shows the human report's block: the first divergence, the clause and the board;
+* a failure shows the human report's block: the first divergence, its clause and the
+  expected and actual values;
 * ``--camelup-expectations FILE``: an ``xfail`` entry is a strict xfail (a case that passes
   fails the run), a ``skip`` entry a skip;
 * markers select: ``camelup(id=..., area=..., edition=..., players=...)`` on every case,
@@ -30,7 +32,7 @@ if TYPE_CHECKING:  # the harness is loaded only when the plugin is asked for
     from camelup.harness.expectations import Expectations
     from camelup.harness.runner import CaseResult
     from camelup.harness.suite import Case
-    from camelup.testing.adapter import InProcessAdapter
+    from camelup.testing.adapter import AdapterFactory, InProcessAdapter
 
 PLUGIN_NAME = "camelup-conformance"
 MARKERS = (
@@ -73,25 +75,63 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("camelup_fuzz", "number of camelup fuzz games", default="0")
 
 
+@pytest.hookimpl(tryfirst=True)  # before a conftest.py's add_suite: the command line wins
 def pytest_configure(config: pytest.Config) -> None:
     spec = config.getoption("camelup_adapter") or config.getini("camelup_adapter")
     if not spec:
-        return  # not asked for: the plugin adds nothing
-    from camelup.testing.adapter import AdapterLoadError, InProcessAdapter, load_adapter
+        return  # not asked for here (a conftest.py may still call add_suite)
+    from camelup.testing.adapter import AdapterLoadError, load_adapter
 
     try:
         factory = load_adapter(spec)
     except AdapterLoadError as error:
         raise pytest.UsageError(f"--camelup-adapter {error}") from None
+    add_suite(
+        config,
+        factory,
+        config.getini("camelup_expectations") or None,
+        _ini_count(config.getini("camelup_fuzz")),
+        description=spec,
+    )
+
+
+def add_suite(
+    config: pytest.Config,
+    adapter: AdapterFactory,
+    expectations: str | Path | None = None,
+    fuzz: int = 0,
+    *,
+    description: str | None = None,
+) -> None:
+    """Run camelup's conformance suite in this pytest session on ``adapter`` (a class or
+    factory of :class:`~camelup.testing.adapter.Adapter`), from a conftest.py's
+    ``pytest_configure``; the command-line options, when given, take precedence.
+
+    ``expectations``: the expectations file (relative to the rootdir); ``fuzz``: how many random
+    games to add.
+    """
+    from camelup.harness.expectations import Expectations, ExpectationsError, load_expectations
+    from camelup.testing.adapter import InProcessAdapter
+
+    if config.pluginmanager.has_plugin(PLUGIN_NAME):
+        return  # asked for on the command line: that adapter and those options win
     for line in MARKERS:
         config.addinivalue_line("markers", line)
-    fuzz = config.getoption("camelup_fuzz")
-    games = fuzz if fuzz is not None else _ini_count(config.getini("camelup_fuzz"))
+    option = config.getoption("camelup_expectations")
+    if option:
+        expectations = Path(option)  # as typed: relative to the working directory
+    elif expectations is not None:
+        expectations = config.rootpath / expectations
+    try:
+        known = load_expectations(Path(expectations)) if expectations else Expectations()
+    except ExpectationsError as error:
+        raise pytest.UsageError(f"--camelup-expectations {error}") from None
+    games = config.getoption("camelup_fuzz")
     config.pluginmanager.register(
         ConformanceSuite(
-            InProcessAdapter(factory, spec),
-            _expectations(config),
-            games,
+            InProcessAdapter(adapter, description),
+            known,
+            fuzz if games is None else games,
             config.getoption("camelup_fuzz_seed"),
         ),
         PLUGIN_NAME,
@@ -103,23 +143,6 @@ def _ini_count(text: str) -> int:
         return max(int(text), 0)
     except ValueError:
         raise pytest.UsageError(f"ini camelup_fuzz = {text!r}: not a number of games") from None
-
-
-def _expectations(config: pytest.Config) -> Expectations:
-    from camelup.harness.expectations import Expectations, ExpectationsError, load_expectations
-
-    option = config.getoption("camelup_expectations")
-    ini = config.getini("camelup_expectations")
-    if option:
-        path = Path(option)
-    elif ini:
-        path = config.rootpath / ini
-    else:
-        return Expectations()
-    try:
-        return load_expectations(path)
-    except ExpectationsError as error:
-        raise pytest.UsageError(f"--camelup-expectations {error}") from None
 
 
 class CaseFailed(Exception):
