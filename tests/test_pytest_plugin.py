@@ -174,6 +174,23 @@ def test_the_plugin_is_inert_unless_asked(inner: pytest.Pytester) -> None:
     assert asked.pluginmanager.has_plugin(PLUGIN_NAME)
 
 
+def test_a_conftest_asks_with_add_suite_and_the_command_line_wins(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(
+        f"import sys\n\nsys.path.insert(0, {str(DOCS)!r})\n"
+        "from toy_adapter import ToySolver\n\n"
+        "from camelup.testing.plugin import add_suite\n\n\n"
+        "def pytest_configure(config):\n"
+        "    add_suite(config, ToySolver)\n"
+    )
+    by_conftest = pytester.runpytest("-k", PASSED_BY_TOY, "-rs")
+    by_conftest.assert_outcomes(skipped=1)  # the solver plays no game
+    by_conftest.stdout.fnmatch_lines(["*unsupported: needs the capability*"])
+    by_option = pytester.runpytest(f"--camelup-adapter={TOY_CLASS}", "-k", PASSED_BY_TOY)
+    by_option.assert_outcomes(passed=1)
+
+
 def test_a_bad_adapter_name_is_a_one_line_usage_error(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--camelup-adapter=no_such_module:Adapter")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
