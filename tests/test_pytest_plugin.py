@@ -109,9 +109,11 @@ def test_a_known_failure_that_passes_fails_the_run(
     result.stdout.fnmatch_lines([f"XPASS {PASSED_BY_TOY} *", "*expected to fail (fixed since*"])
 
 
-def test_a_skip_entry_skips(inner: pytest.Pytester) -> None:
+def test_a_skip_entry_skips_and_an_unused_entry_is_warned_of(inner: pytest.Pytester) -> None:
     expectations = inner.makefile(
-        ".toml", expectations=f'[[skip]]\nid = "{FAILED_BY_TOY}"\nreason = "not yet"\n'
+        ".toml",
+        expectations=f'[[skip]]\nid = "{FAILED_BY_TOY}"\nreason = "not yet"\n'
+        '[[xfail]]\nid = "tile.place"\nreason = "not selected"\n',
     )
     result = inner.runpytest(
         f"--camelup-adapter={TOY_CLASS}",
@@ -122,6 +124,11 @@ def test_a_skip_entry_skips(inner: pytest.Pytester) -> None:
     )
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*expected-skip: not yet*"])
+    warned = [line for line in result.outlines if line.startswith("camelup: warning:")]
+    assert warned == [
+        "camelup: warning: expectations.toml#/xfail/0: expectation 'tile.place'"
+        " matches no selected case"
+    ]
 
 
 def selected(pytester: pytest.Pytester, *argv: str) -> set[str]:

@@ -159,6 +159,7 @@ class ConformanceSuite:
         self.expectations = expectations
         self.games = games
         self.seed = seed
+        self.unused: list[str] = []  # expectations that match no selected case
 
     @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect
     def pytest_collection_modifyitems(
@@ -184,6 +185,18 @@ class ConformanceSuite:
         report = pytest.CollectReport("camelup", "passed", None, added)
         session.ihook.pytest_collectreport(report=report)
         items.extend(item for item in added if isinstance(item, pytest.Item))
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        selected = [item.case.id for item in session.items if isinstance(item, CaseItem)]
+        if selected:  # (an xdist controller collects nothing: its workers do)
+            self.unused = [
+                f"{e.where}: expectation {e.id!r} matches no selected case"
+                for e in self.expectations.unused(selected)
+            ]
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        for line in self.unused:  # as conformance run warns of them
+            terminalreporter.write_line(f"camelup: warning: {line}", yellow=True)
 
     def pytest_sessionfinish(self) -> None:
         self.client.stop()
