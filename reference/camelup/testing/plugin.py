@@ -224,7 +224,21 @@ class Suite(pytest.Collector):
         return iter(())
 
 
-class CaseItem(pytest.Item):
+class SuiteItem(pytest.Item):
+    """An item of the suite: its failure is the runner's text, never a Python traceback."""
+
+    def repr_failure(
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str | Any:
+        # An expected failure's text is formatted too, then dropped: make it cheap.
+        if isinstance(excinfo.value, (CaseFailed, pytest.xfail.Exception)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+
+class CaseItem(SuiteItem):
     """One conformance case, named by its ID."""
 
     def __init__(self, *, case: Case, suite: ConformanceSuite, **kwargs: Any) -> None:
@@ -261,20 +275,11 @@ class CaseItem(pytest.Item):
             pytest.skip(f"{result.note}: {result.reason}" if result.reason else result.note)
         raise CaseFailed("\n".join(failure_block(result)))
 
-    def repr_failure(
-        self,
-        excinfo: pytest.ExceptionInfo[BaseException],
-        style: Any = None,
-    ) -> str | Any:
-        if isinstance(excinfo.value, CaseFailed):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
-
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         return self.path, None, f"camelup case {self.case.id} ({self.case.where})"
 
 
-class FuzzItem(pytest.Item):
+class FuzzItem(SuiteItem):
     """One random game in lockstep with the reference; a disagreement fails, shrunk."""
 
     def __init__(self, *, seed: int, suite: ConformanceSuite, **kwargs: Any) -> None:
@@ -310,15 +315,6 @@ class FuzzItem(pytest.Item):
             pytest.xfail("; ".join(f"{k.clause} at {k.field}: {k.why}" for k in found.known))
         if found.skipped:
             pytest.skip("the adapter declined the game")
-
-    def repr_failure(
-        self,
-        excinfo: pytest.ExceptionInfo[BaseException],
-        style: Any = None,
-    ) -> str | Any:
-        if isinstance(excinfo.value, CaseFailed):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         return self.path, None, f"camelup fuzz game, seed {self.seed}"
