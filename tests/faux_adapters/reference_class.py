@@ -1,20 +1,17 @@
-"""The reference engine as an in-process adapter class (camelup.testing.Adapter), to serve with
-``python -m camelup.testing.serve reference_class:ReferenceAdapter``: it must pass every case."""
+"""Adapter classes served with ``python -m camelup.testing.serve reference_class:NAME``:
+``ReferenceAdapter`` (the reference, from _common), which must pass every case, and two that
+give answers no adapter program could write."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from camelup.harness.adapter import hello_reply, run_case
+from _common import ReferenceAdapter
 
+from camelup.harness.adapter import run_case
 
-class ReferenceAdapter:
-    def hello(self) -> dict[str, Any]:
-        return hello_reply()
-
-    def run(self, case: Mapping[str, Any]) -> dict[str, Any]:
-        return run_case(case)
+__all__ = ["NotJsonAdapter", "RaisingAdapter", "ReferenceAdapter"]
 
 
 class NotJsonAdapter(ReferenceAdapter):
