@@ -9,6 +9,8 @@ test runs the whole suite; the others select a few cases.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from camelup.harness import load_suite
 from camelup.harness.protocol import Reply
 from camelup.testing.adapter import InProcessAdapter, answer
 from camelup.testing.plugin import PLUGIN_NAME
-from commands import FAUX, PYTHON, run_cli
+from commands import FAUX, PYTHON, one_line, run_cli
 
 pytest_plugins = ["pytester"]
 
@@ -250,3 +252,39 @@ def test_a_reply_that_is_not_json_is_errored_in_process_as_when_served() -> None
     assert client.start().name == "camelup"
     [(index, outcome)] = list(client.run([case]))
     assert index == 0 and isinstance(outcome, Reply) and outcome.body == body
+
+
+def test_serve_answers_every_line_and_names_a_bad_class_in_one_line() -> None:
+    case = load_suite().cases[0].wire()
+    lines = [
+        {"cmd": "hello", "protocol": 1},
+        "not json",
+        {"cmd": "run", "seq": 1, "case": case},
+        {"cmd": "stop"},
+        {"cmd": "run", "seq": 2, "case": case},  # after stop: never answered
+    ]
+    served = subprocess.run(
+        [sys.executable, "-m", "camelup.testing.serve", "reference_class:RaisingAdapter"],
+        input="".join(f"{line if isinstance(line, str) else json.dumps(line)}\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert served.returncode == 0 and served.stderr == ""
+    hello, garbage, ran = (json.loads(line) for line in served.stdout.splitlines())
+    assert hello["implementation"]["name"] == "camelup"
+    assert set(garbage) == {"errored"}
+    assert ran["seq"] == 1 and ran["errored"]["message"].startswith("RuntimeError: the engine")
+    missing = subprocess.run(
+        [sys.executable, "-m", "camelup.testing.serve", "reference_class:Nothing"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert missing.returncode == 2
+    assert one_line(missing.stderr) == (
+        "camelup.testing.serve: 'reference_class:Nothing': reference_class has no Nothing"
+    )
