@@ -210,7 +210,7 @@ def test_a_bad_adapter_name_is_a_one_line_usage_error(pytester: pytest.Pytester)
     ]
 
 
-def test_fuzz_games_are_items_and_show_their_finding_shrunk(inner: pytest.Pytester) -> None:
+def test_fuzz_games_are_items_showing_each_new_finding_shrunk(inner: pytest.Pytester) -> None:
     result = inner.runpytest(
         f"--camelup-adapter={TOY_CLASS}", "--camelup-fuzz=1", "-m", "camelup(kind='fuzz')"
     )
@@ -218,6 +218,14 @@ def test_fuzz_games_are_items_and_show_their_finding_shrunk(inner: pytest.Pytest
     result.stdout.fnmatch_lines(
         ["FAIL crazy.select.* at /track/*: game of * steps shrunk to * step(s): *", '*"cases": [*']
     )
+    known = inner.runpytest(
+        f"--camelup-adapter={TOY_CLASS}",
+        "--camelup-fuzz=1",
+        f"--camelup-expectations={TOY_EXPECTATIONS}",
+        "-m",
+        "camelup(kind='fuzz')",
+    )
+    known.assert_outcomes(xfailed=1)  # the toy's expectations know that mistake
 
 
 def test_the_served_reference_class_passes_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
