@@ -362,16 +362,42 @@ HELLO = {
 SOLVER_HELLO = {**HELLO, "capabilities": ["odds"]}
 
 
+class ToyAdapter:
+    """The toy as an in-process adapter class (``camelup.testing.Adapter``: one method per
+    request of the protocol, the same JSON values), for the pytest plugin::
+
+        pytest --camelup-adapter toy_adapter:ToyAdapter
+    """
+
+    def hello(self) -> dict[str, Any]:
+        return HELLO
+
+    def run(self, case: dict[str, Any]) -> dict[str, Any]:
+        return run(case)
+
+    def stop(self) -> None:
+        pass
+
+
+class ToySolver(ToyAdapter):
+    """The toy leg-odds solver (``--odds``) as an in-process adapter class."""
+
+    def hello(self) -> dict[str, Any]:
+        return SOLVER_HELLO
+
+    def run(self, case: dict[str, Any]) -> dict[str, Any]:
+        return run_odds(case)
+
+
 def main() -> None:
-    solver = "--odds" in sys.argv[1:]
+    adapter = ToySolver() if "--odds" in sys.argv[1:] else ToyAdapter()
     for line in sys.stdin:  # one JSON message per line
         message = json.loads(line)
         if message["cmd"] == "hello":
-            reply = SOLVER_HELLO if solver else HELLO
+            reply = adapter.hello()
         elif message["cmd"] == "run":
             try:
-                answer = run_odds if solver else run
-                reply = {"seq": message["seq"], **answer(message["case"])}
+                reply = {"seq": message["seq"], **adapter.run(message["case"])}
             except Exception as error:  # a bug of the toy: say so, keep serving
                 reply = {
                     "seq": message["seq"],

@@ -63,6 +63,16 @@ def json_examples() -> list[tuple[str, Any]]:
     return [(ref, json.loads(body)) for ref, body in pattern.findall(GUIDE.read_text("utf-8"))]
 
 
+def test_the_files_the_guide_shows_are_the_files_it_runs() -> None:
+    pattern = re.compile(r"<!-- file: (\S+) -->\n```python\n(.*?)```", re.S)
+    shown = dict(pattern.findall(GUIDE.read_text("utf-8")))
+    assert "docs/implementers/conftest.py" in shown  # the Python engine's path starts there
+    for path, text in shown.items():
+        assert (REPO / path).read_text("utf-8") == text, path
+    lines = [line for line in shown["docs/implementers/conftest.py"].splitlines() if line]
+    assert len(lines) == 5
+
+
 def test_every_shell_command_of_the_guide_runs() -> None:
     _node_or_fail()
     commands = shell_commands()

@@ -144,6 +144,16 @@ HELLO = {
 }
 
 
+class MinimalAdapter:
+    """The same engine as a class with one method per request, for pytest (conftest.py)."""
+
+    def hello(self) -> dict[str, Any]:
+        return HELLO
+
+    def run(self, case: dict[str, Any]) -> dict[str, Any]:
+        return run(case)
+
+
 def main() -> None:
     for line in sys.stdin:  # one JSON message per line
         message = json.loads(line)

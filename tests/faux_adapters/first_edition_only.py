@@ -3,16 +3,16 @@ actions); answers like the reference otherwise."""
 
 from __future__ import annotations
 
-from _common import Message, serve
-
-from camelup.harness.adapter import hello_reply
+from _common import Message, ReferenceAdapter, serve_class
 
 
-def hello() -> Message:
-    reply = hello_reply()
-    reply["supports"] = {"editions": ["first"], "modules": [], "variants": []}
-    reply["capabilities"] = ["error_clauses"]
-    return reply
+class FirstEditionOnly(ReferenceAdapter):
+    def hello(self) -> Message:
+        reply = super().hello()
+        reply["supports"] = {"editions": ["first"], "modules": [], "variants": []}
+        reply["capabilities"] = ["error_clauses"]
+        return reply
 
 
-serve(hello=hello)
+if __name__ == "__main__":
+    serve_class(FirstEditionOnly())

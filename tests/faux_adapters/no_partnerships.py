@@ -3,22 +3,20 @@ refuses every ``form_partnership``; answers like the reference otherwise."""
 
 from __future__ import annotations
 
-from _common import Message, reference_answer, serve
-
-from camelup.harness.adapter import hello_reply
+from _common import Message, ReferenceAdapter, serve_class
 
 
-def hello() -> Message:
-    reply = hello_reply()
-    reply["supports"]["partnerships"] = False
-    return reply
+class NoPartnerships(ReferenceAdapter):
+    def hello(self) -> Message:
+        reply = super().hello()
+        reply["supports"]["partnerships"] = False
+        return reply
+
+    def run(self, case: Message) -> Message:
+        if any(step["action"]["type"] == "form_partnership" for step in case["steps"]):
+            return {"errored": {"message": "sent a partnership case"}}
+        return super().run(case)
 
 
-def answer(message: Message) -> Message:
-    steps = message["case"]["steps"]
-    if any(step["action"]["type"] == "form_partnership" for step in steps):
-        return {"seq": message["seq"], "errored": {"message": "sent a partnership case"}}
-    return reference_answer(message)
-
-
-serve(answer, hello)
+if __name__ == "__main__":
+    serve_class(NoPartnerships())

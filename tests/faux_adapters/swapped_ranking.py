@@ -4,14 +4,16 @@ right)."""
 
 from __future__ import annotations
 
-from _common import Message, reference_answer, serve
+from _common import Message, ReferenceAdapter, serve_class
 
 
-def answer(message: Message) -> Message:
-    reply = reference_answer(message)
-    for order in reply.get("ranking", {}).values():
-        order[0], order[1] = order[1], order[0]
-    return reply
+class SwappedRanking(ReferenceAdapter):
+    def run(self, case: Message) -> Message:
+        reply = super().run(case)
+        for order in reply.get("ranking", {}).values():
+            order[0], order[1] = order[1], order[0]
+        return reply
 
 
-serve(answer)
+if __name__ == "__main__":
+    serve_class(SwappedRanking())

@@ -3,15 +3,17 @@ the events show it); answers like the reference otherwise."""
 
 from __future__ import annotations
 
-from _common import Message, reference_answer, serve
+from _common import Message, ReferenceAdapter, serve_class
 
 
-def answer(message: Message) -> Message:
-    reply = reference_answer(message)
-    for step in reply.get("steps", []):
-        if "events" in step:
-            step["events"] = [e for e in step["events"] if e["type"] != "tile_paid"]
-    return reply
+class UnpaidTileEvents(ReferenceAdapter):
+    def run(self, case: Message) -> Message:
+        reply = super().run(case)
+        for step in reply.get("steps", []):
+            if "events" in step:
+                step["events"] = [e for e in step["events"] if e["type"] != "tile_paid"]
+        return reply
 
 
-serve(answer)
+if __name__ == "__main__":
+    serve_class(UnpaidTileEvents())

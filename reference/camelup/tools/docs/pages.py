@@ -40,6 +40,7 @@ GENERATED_FOLDERS = ("rulings", "spec")
 # what the library does not need (Hypothesis), or sit above this layer.
 _NOT_RULES = (
     "camelup.testing.strategies",
+    "camelup.testing.plugin",  # the pytest plugin: imports pytest
     "camelup.cli",
     "camelup.__main__",
     "camelup.adapter",  # an entry point: importing it serves the protocol
