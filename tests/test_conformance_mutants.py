@@ -9,7 +9,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from types import FunctionType
+from types import FunctionType, ModuleType
 
 import pytest
 
@@ -226,3 +226,16 @@ def test_the_catalogue_imports_nothing_that_loads_it() -> None:
         imports |= imported(ast.parse(path.read_text("utf-8")), "camelup.harness.mutation")
     assert "camelup.harness.adapter" not in imports
     assert not any(name.startswith("camelup.cli") for name in imports)
+
+
+def test_a_module_loaded_under_a_patch_gets_the_real_rule_back() -> None:
+    real = leg.score_leg
+    late = ModuleType("camelup.loaded_under_a_patch")
+    with mutants.applied(CATALOGUE["leg-no-floor"]):
+        sys.modules[late.__name__] = late
+        vars(late)["score_leg"] = leg.score_leg  # what `from camelup.rules.leg import ...` does
+        assert vars(late)["score_leg"] is not real
+    try:
+        assert vars(late)["score_leg"] is real
+    finally:
+        del sys.modules[late.__name__]

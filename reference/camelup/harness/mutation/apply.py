@@ -16,7 +16,6 @@ applied: :func:`applied` undoes everything on exit, :func:`activate` (the adapte
 from __future__ import annotations
 import __future__
 
-import ast
 import contextlib
 import functools
 import inspect
@@ -87,10 +86,19 @@ class Mutant:
 
 
 @functools.cache
+def _source(function: Function) -> tuple[str, int]:
+    """The source of ``function`` from its ``def`` line on, dedented, and that line's number:
+    a rule's decorators (its ``@implements`` sites) stay the real function's."""
+    lines = textwrap.dedent(inspect.getsource(function)).splitlines(keepends=True)
+    start = next(n for n, line in enumerate(lines) if line.startswith("def "))
+    return "".join(lines[start:]), function.__code__.co_firstlineno + start
+
+
+@functools.cache
 def _edited(change: Edit, mutant: str) -> Function:
     function = change.function
     qualname = f"{function.__module__}.{function.__qualname__}"
-    source = textwrap.dedent(inspect.getsource(function))
+    source, line = _source(function)
     for old, new in change.replacements:
         found = source.count(old)
         if found != 1:
@@ -99,13 +107,11 @@ def _edited(change: Edit, mutant: str) -> Function:
                 " once: the rule changed, so the row must change too (harness/mutation/catalogue)"
             )
         source = source.replace(old, new)
-    tree = ast.parse(source)
-    definition = tree.body[0]
-    assert isinstance(definition, ast.FunctionDef), qualname
-    definition.decorator_list = []  # the @implements sites stay the real function's
-    ast.increment_lineno(tree, function.__code__.co_firstlineno - 1)
-    flags = __future__.annotations.compiler_flag  # the annotations are not evaluated, as there
-    code = compile(tree, inspect.getsourcefile(function) or qualname, "exec", flags, True)
+    # Compiled at the real function's line, so a traceback points into the rule's own file; the
+    # annotations are not evaluated, as in the rule's module.
+    flags = __future__.annotations.compiler_flag
+    filename = inspect.getsourcefile(function) or qualname
+    code = compile("\n" * (line - 1) + source, filename, "exec", flags, dont_inherit=True)
     made: dict[str, Any] = {}
     exec(code, vars(sys.modules[function.__module__]), made)
     replacement: Function = made[function.__name__]
@@ -116,63 +122,59 @@ def _edited(change: Edit, mutant: str) -> Function:
 def camelup_modules() -> list[ModuleType]:
     """The loaded camelup modules, ``__main__`` included when it is one (``python -m ...``)."""
     found = []
-    for module in list(sys.modules.values()):
-        spec = getattr(module, "__spec__", None)
-        name = spec.name if spec is not None else getattr(module, "__name__", "")
-        if isinstance(module, ModuleType) and name.startswith("camelup"):
+    for name, module in list(sys.modules.items()):
+        if name == "__main__":
+            spec = getattr(module, "__spec__", None)
+            name = spec.name if spec is not None else ""
+        if name.startswith("camelup") and isinstance(module, ModuleType):
             found.append(module)
     return found
-
-
-def _swap(old: Any, new: Any) -> None:
-    """Every loaded camelup module's name for ``old`` names ``new`` instead."""
-    for module in camelup_modules():
-        for key, value in list(vars(module).items()):
-            if value is old:
-                setattr(module, key, new)
 
 
 class Patcher:
     """Replaces attributes and remembers what was there, to put it back."""
 
     def __init__(self) -> None:
-        self._saved: list[tuple[Any, str, Any]] = []
-        self._swapped: list[tuple[Any, Any]] = []  # (original, replacement) of module names
+        self._saved: list[tuple[Any, str, Any]] = []  # (holder, name, original), in order
+        self._replaced: dict[int, Any] = {}  # id of each replacement: the original
+        self._loaded = set(sys.modules)  # a module loaded later may import a replacement
 
     def replace(self, owner: ModuleType | type, name: str, new: Any) -> None:
         """Set ``owner.name`` to ``new``; for a module, also every other loaded camelup module's
         name for the same object (a ``from ... import`` of it)."""
         original = vars(owner)[name]
-        self._saved.append((owner, name, original))
-        setattr(owner, name, new)
+        holders: list[tuple[Any, str]] = [(owner, name)]
         if isinstance(owner, ModuleType):
-            _swap(original, new)
-            self._swapped.append((original, new))
+            for module in camelup_modules():
+                if module is not owner:
+                    holders.extend((module, k) for k, v in vars(module).items() if v is original)
+            self._replaced[id(new)] = original
+        for holder, key in holders:
+            self._saved.append((holder, key, vars(holder)[key]))
+            setattr(holder, key, new)
 
     def restore(self) -> None:
         while self._saved:
             holder, key, value = self._saved.pop()
             setattr(holder, key, value)
-        # A module loaded while the patch was in place imported the replacement: put it back too.
-        while self._swapped:
-            original, replacement = self._swapped.pop()
-            _swap(replacement, original)
+        # A module loaded while the patch was in place imported a replacement: put it back too.
+        for module in camelup_modules():
+            if module.__name__ not in self._loaded:
+                names = vars(module)
+                for key, value in list(names.items()):
+                    if id(value) in self._replaced:
+                        names[key] = self._replaced[id(value)]
+        self._replaced.clear()
 
     def lift(self) -> Callable[[], None]:
         """Undo the replacements for a while; the function returned puts them back."""
-        saved = [
-            (holder, key, vars(holder)[key], original) for holder, key, original in self._saved
-        ]
+        saved = [(holder, key, vars(holder)[key], old) for holder, key, old in self._saved]
         for holder, key, _, original in reversed(saved):
             setattr(holder, key, original)
-        for original, replacement in reversed(self._swapped):
-            _swap(replacement, original)
 
         def put_back() -> None:
             for holder, key, replacement, _ in saved:
                 setattr(holder, key, replacement)
-            for original, replacement in self._swapped:
-                _swap(original, replacement)
 
         return put_back
 
