@@ -92,15 +92,6 @@ def _after_step(name: str, change: Callable[[State, Any, engine.Result], State])
     return _after(engine, name, changed)
 
 
-def _after_leg(**members: Callable[[State], Any]) -> Wrap:
-    """The leg cleanup, then each member given set from the state before it."""
-
-    def changed(new: State, state: State, *_: Any) -> State:
-        return attrs.evolve(new, **{name: value(state) for name, value in members.items()})
-
-    return _after(engine, "_end_leg", changed)
-
-
 def _restacked(reversed_on: Callable[[int], bool]) -> Wrap:
     """The ranking, given each stack on a space ``reversed_on`` picks turned over."""
 
@@ -148,35 +139,20 @@ def _first_crazy_by_colour(s: setup.Setup) -> setup.Setup:
     return s
 
 
-def _crazy_bets(real: Function) -> Function:
-    def leg_problem(state: State, camel: Camel) -> Violation | None:
-        if camel.is_crazy:
-            return Violation("ticket-stack-empty", "bet.leg.empty-stack", "empty", ("camel",))
-        found: Violation | None = real(state, camel)
-        return found
+def _ticket_refused(when: Callable[[State, Camel], bool], violation: Violation) -> Wrap:
+    """The leg-ticket rule, refusing with ``violation`` first whenever ``when`` holds."""
 
-    return leg_problem
+    def around(real: Function) -> Function:
+        def problem(state: State, camel: Camel) -> Violation | None:
+            found: Violation | None = violation if when(state, camel) else real(state, camel)
+            return found
 
+        return problem
 
-def _other_edition_bets(real: Function) -> Function:
-    def leg_problem(state: State, camel: Camel) -> Violation | None:
-        if not camel.is_crazy and camel not in state.ruleset.racing_camels:
-            return Violation("ticket-stack-empty", "bet.leg.empty-stack", "empty", ("camel",))
-        found: Violation | None = real(state, camel)
-        return found
-
-    return leg_problem
+    return Wrap(betting, "leg_ticket_problem", around)
 
 
-def _one_ticket_per_colour(real: Function) -> Function:
-    def problem(state: State, camel: Camel) -> Violation | None:
-        held = state.players[state.to_move].leg_tickets
-        if any(t.camel is camel for t in held):
-            return Violation("ticket-stack-empty", "bet.leg.any-number", "one per colour")
-        found: Violation | None = real(state, camel)
-        return found
-
-    return problem
+_EMPTY = Violation("ticket-stack-empty", "bet.leg.empty-stack", "empty", ("camel",))
 
 
 def _coin_at_once(state: State, action: Any, result: engine.Result) -> State:
@@ -280,10 +256,11 @@ def _mutants() -> tuple[Mutant, ...]:
           edit(betting.bet_camel_problem,
                "if camel in ruleset.racing_camels:",
                "if camel in ruleset.racing_camels or camel.is_crazy:"),
-          Wrap(betting, "leg_ticket_problem", _crazy_bets)),
+          _ticket_refused(lambda _, camel: camel.is_crazy, _EMPTY)),
         m("bets-on-other-edition-colours", "camels.racing.second",
           "a bet on the other edition's colours is refused as an empty stack, not as no such camel",
-          Wrap(betting, "leg_ticket_problem", _other_edition_bets)),
+          _ticket_refused(lambda state, camel: camel not in state.ruleset.racing_camels
+                          and not camel.is_crazy, _EMPTY)),
         # Chapter 2: setup
         m("setup-five-coins", "setup.money", "each player starts with 5 EP instead of 3",
           _new_setup(lambda s, _: attrs.evolve(s, players=tuple(Player(5) for _ in s.players)))),
@@ -325,7 +302,9 @@ def _mutants() -> tuple[Mutant, ...]:
                "(stacks[index][1:],)")),
         m("leg-ticket-one-per-colour", "bet.leg.any-number",
           "a player may hold only one leg ticket of each colour",
-          Wrap(betting, "leg_ticket_problem", _one_ticket_per_colour)),
+          _ticket_refused(lambda state, camel: any(t.camel is camel for t in
+                                                   state.players[state.to_move].leg_tickets),
+                          Violation("ticket-stack-empty", "bet.leg.any-number", "one per colour"))),
         m("leg-ticket-stack-never-empty", "bet.leg.empty-stack",
           "an empty colour still deals leg tickets (worth 2) instead of refusing",
           _refusal_dropped(betting, "leg_ticket_problem", "ticket-stack-empty"),
@@ -345,7 +324,7 @@ def _mutants() -> tuple[Mutant, ...]:
                "(card, *state.loser_pile)")),
         m("finish-cards-back-at-leg-end", "bet.finish.permanent",
           "the finish piles go back to the hands at leg cleanup",
-          _after_leg(winner_pile=lambda _: (), loser_pile=lambda _: ())),
+          edit(end_leg, "state.winner_pile,\n        state.loser_pile,", "(),\n        (),")),
         # Chapter 5: the pyramid action and movement
         m("unit-order-reversed", "move.stack.carry", "a moving unit is turned upside down",
           edit(movement.lift_unit, "stack[height:]\n", "stack[height:][::-1]\n")),
