@@ -73,11 +73,6 @@ def _is(found: object, code: str) -> bool:
     return isinstance(found, Violation) and found.code == code
 
 
-def _new_setup(change: Callable[[State, setup.Setup], State]) -> Wrap:
-    """The real setup, its state then changed."""
-    return _after(setup, "new_game", lambda state, _, inputs: change(state, inputs))
-
-
 def _setup_given(change: Callable[[setup.Setup], setup.Setup]) -> Wrap:
     """The real setup, given changed inputs."""
     return _before(setup, "new_game", lambda ruleset, inputs: (ruleset, change(inputs)))
@@ -109,28 +104,6 @@ def _behind_as_ahead(track: list[Stack]) -> tuple[list[Stack]]:
         ahead = slot(space + LAST_SPACE)
         moved[ahead], moved[slot(space)] = track[slot(space)] + moved[ahead], ()
     return (moved,)
-
-
-def _shift_racing_start(state: State, _: setup.Setup) -> State:
-    track = list(state.track)
-    for space in (3, 2, 1):
-        track[slot(space + 1)] = track[slot(space)] + track[slot(space + 1)]
-        track[slot(space)] = ()
-    return attrs.evolve(state, track=tuple(track))
-
-
-def _second_crazy_under(state: State, _: setup.Setup) -> State:
-    track = list(state.track)
-    for index, stack in enumerate(track):
-        if len(stack) == 2 and all(c.is_crazy for c in stack):
-            track[index] = (stack[1], stack[0])
-    return attrs.evolve(state, track=tuple(track))
-
-
-def _mirrored_crazy(s: setup.Setup) -> setup.Setup:
-    return attrs.evolve(
-        s, crazy_rolls=tuple(attrs.evolve(r, value=4 - r.value) for r in s.crazy_rolls)
-    )
 
 
 def _first_crazy_by_colour(s: setup.Setup) -> setup.Setup:
@@ -263,23 +236,25 @@ def _mutants() -> tuple[Mutant, ...]:
                           and not camel.is_crazy, _EMPTY)),
         # Chapter 2: setup
         m("setup-five-coins", "setup.money", "each player starts with 5 EP instead of 3",
-          _new_setup(lambda s, _: attrs.evolve(s, players=tuple(Player(5) for _ in s.players)))),
+          edit(setup.new_game, "Player(money=STARTING_MONEY)", "Player(money=5)")),
         m("setup-stack-reversed", "setup.stack-order",
           "camels sharing a start space are stacked in reverse order (each new one at the bottom)",
-          _setup_given(lambda s: attrs.evolve(s, stacking=tuple(reversed(s.stacking))))),
+          edit(setup.new_game, "track[index] + (camel,)", "(camel,) + track[index]")),
         m("setup-racing-one-ahead", "setup.racing-camels",
           "a racing camel starts one space beyond its die's value (counted as a move from space 1)",
-          _new_setup(_shift_racing_start)),
+          edit(setup.new_game, "index = slot(values[camel])", "index = slot(values[camel] + 1)")),
         m("setup-crazy-spaces-mirrored", "setup.crazy-space", "a grey 1 places on 14 and a 3 on 16",
-          _setup_given(_mirrored_crazy)),
+          edit(setup._place_crazy_camels, "CRAZY_START_SPACE[roll.value]",
+               "CRAZY_START_SPACE[4 - roll.value]")),
         m("setup-crazy-first-by-colour", "setup.crazy-space",
           "the first grey roll places the crazy camel of its colour, not the one chosen (RUL-03)",
           _setup_given(_first_crazy_by_colour)),
         m("setup-second-crazy-underneath", "setup.crazy-second",
           "a second crazy camel placed on the first one's space goes underneath it",
-          _new_setup(_second_crazy_under)),
+          edit(setup._place_crazy_camels, "track[where] + (camel,)", "(camel,) + track[where]")),
         m("setup-start-seat-zero", "setup.start-player", "seat 0 always starts, whatever the input",
-          _new_setup(lambda s, _: attrs.evolve(s, to_move=0, start_player=0))),
+          edit(setup.new_game, "to_move=setup.start_player,", "to_move=0,",
+               "start_player=setup.start_player,", "start_player=0,")),
         # Chapter 3: turns
         m("turn-passes-right", "turn.order", "play passes to the right (seat - 1)",
           edit(turn.next_seat, "(player + 1)", "(player - 1)")),
