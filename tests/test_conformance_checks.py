@@ -36,7 +36,8 @@ from camelup.harness.compare import (
     value_diff,
     wire_for,
 )
-from camelup.harness.mutants import CATALOGUE, applied
+from camelup.harness.mutation import applied
+from camelup.harness.mutation.catalogue import CATALOGUE
 from camelup.harness.protocol import Hello, InProcessReference, Outcome, Reply, parse_hello
 from camelup.harness.reports import mismatch_json
 from camelup.harness.runner import RunReport, run_cases

@@ -28,7 +28,8 @@ from camelup.harness import (
     render,
     run_cases,
 )
-from camelup.harness.mutants import CATALOGUE, applied, lifted
+from camelup.harness.mutation import applied, lifted
+from camelup.harness.mutation.catalogue import CATALOGUE
 from camelup.io.codec import action_from_json, setup_from_json, to_json
 from camelup.spec.registry import load_registry
 from commands import run_cli
@@ -288,7 +289,7 @@ def test_lifted_runs_the_real_engine_and_puts_the_patch_back() -> None:
 
 
 def test_the_mutants_still_die_and_name_their_clause() -> None:
-    from camelup.cli.conformance.mutants import judge
+    from camelup.harness.mutation.verdict import judge
 
     cases = load_suite().cases
     for name in ("mover-takes-whole-stack", "turn-passes-right", "leg-tickets-kept"):

@@ -3,20 +3,27 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
+from types import FunctionType, ModuleType
 
 import pytest
 
-import camelup.harness.mutants as mutants
-from camelup.cli.conformance.mutants import judge
 from camelup.harness import InProcessReference, load_suite, run_cases
+from camelup.harness import mutation as mutants
+from camelup.harness.mutation import Mutant, StaleMutant, Wrap, edit
+from camelup.harness.mutation.catalogue import CATALOGUE
+from camelup.harness.mutation.catalogue import mutants as catalogue
+from camelup.harness.mutation.verdict import judge
 from camelup.model.state import State
 from camelup.rules import crazy, final, leg, movement, ranking, tiles, turn, whirlwind
 from camelup.spec.registry import load_registry
 from commands import run_cli
+from test_layers import imported
 
 PYTHON = shlex.quote(sys.executable)
 FLOOR_CASE = "leg.score.net/floor-on-the-total-not-per-ticket"
@@ -35,67 +42,107 @@ def snapshot() -> dict[tuple[str, str], int]:
 
 def test_the_catalogue_has_sixty_named_mutants_of_known_clauses() -> None:
     registry = load_registry()
-    catalogue = mutants.mutants()
-    assert len(catalogue) >= 60
-    for mutant in catalogue:
+    rows = catalogue()
+    assert len(rows) >= 122
+    for mutant in rows:
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", mutant.name), mutant.name
         assert mutant.clause in registry.clause_ids, mutant.name
         assert mutant.description
-    chapters = {registry.clause(m.clause).file for m in catalogue}
+    chapters = {registry.clause(m.clause).file for m in rows}
     assert len(chapters) >= 12  # every chapter with rules in code has mutants
 
 
 def test_no_mutant_is_active_by_default() -> None:
-    # Importing the catalogue replaced nothing: every camelup function is still its own module's.
-    for module in mutants.camelup_modules():
-        if module is mutants:
-            continue
+    # Loading the catalogue changed nothing: every rule is still the one its source file defines.
+    assert not mutants.active()
+    for module in (crazy, final, leg, movement, ranking, tiles, turn, whirlwind):
         for value in vars(module).values():
-            assert getattr(value, "__module__", "") != mutants.__name__, module.__name__
+            if isinstance(value, FunctionType) and value.__module__ == module.__name__:
+                assert value.__code__.co_filename == module.__file__, value
+                assert vars(module)[value.__name__] is value, value
 
 
 def test_every_patch_is_undone() -> None:
     before = snapshot()
-    for mutant in mutants.mutants():
+    for mutant in catalogue():
         with mutants.applied(mutant):
             assert snapshot() != before, f"{mutant.name} patches nothing"
         assert snapshot() == before, f"{mutant.name} leaks"
 
 
-def test_the_re_implementations_with_no_knob_turned_are_the_reference() -> None:
-    # The mutants turn one knob of these re-implementations; with none turned they must pass the
-    # whole suite, so that a kill is the knob's doing and not a slip of the re-implementation.
-    patcher = mutants.Patcher()
-    try:
-        patcher.replace(tiles, "tile_space_problem", mutants._tile_space_problem)
-        patcher.replace(movement, "tile_step", mutants._tile_step)
-        patcher.replace(movement, "move_camel_unit", mutants._move_camel_unit)
-        patcher.replace(crazy, "choose_crazy_camel", mutants._choose_crazy_camel)
-        patcher.replace(whirlwind, "whirlwind_destination", mutants._whirlwind_destination)
-        patcher.replace(ranking, "ranking", mutants._ranking)
-        patcher.replace(leg, "score_leg", mutants._score_leg)
-        patcher.replace(final, "card_amounts", mutants._card_amounts)
-        patcher.replace(final, "score_finish_piles", mutants._score_finish_piles)
+def test_the_edited_rules_compiled_unchanged_are_the_reference() -> None:
+    # Each rule the catalogue edits, compiled again from its own source with nothing changed,
+    # must pass the suite, so that a kill is the edit's doing and not the recompiling's.
+    edited = {
+        change.function
+        for mutant in catalogue()
+        for change in mutant.changes
+        if isinstance(change, mutants.Edit)
+    }
+    assert len(edited) >= 20
+    header = [edit(f, f"def {f.__name__}(", f"def {f.__name__}(") for f in edited]
+    unchanged = Mutant("no-change", "turn.order", "every edited rule, as it is", tuple(header))
+    before = snapshot()
+    with mutants.applied(unchanged):
+        assert snapshot() != before  # the recompiled functions are in place
         report = run_cases(load_suite().cases, InProcessReference())
-    finally:
-        patcher.restore()
     assert report.count("passed") == len(report.results) > 250
+
+
+def test_a_stale_row_fails_loudly_on_one_line_naming_it() -> None:
+    stale = Mutant(
+        "tile-on-space-zero",
+        "tile.place.not-space-one",
+        "an edit whose old text the rule does not have",
+        (
+            Wrap(turn, "next_seat", lambda real: real),  # built, but never put in place
+            edit(tiles.tile_space_problem, "if space == 0:", "if False:"),
+        ),
+    )
+    before = snapshot()
+    with pytest.raises(StaleMutant) as caught, mutants.applied(stale):
+        pass
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("mutant tile-on-space-zero: the edit 'if space == 0:' is found 0")
+    assert "camelup.rules.tiles.tile_space_problem" in message
+    assert snapshot() == before  # nothing of the row was applied
+
+
+def test_an_edit_found_twice_is_stale_too() -> None:
+    twice = Mutant(
+        "twice", "leg.score.others", "ambiguous", (edit(leg.ticket_reward, "return", "x"),)
+    )
+    found_thrice = r"found 3 times in camelup\.rules\.leg\.ticket_reward"
+    with pytest.raises(StaleMutant, match=found_thrice), mutants.applied(twice):
+        pass
+
+
+def test_the_command_names_a_stale_row_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = Mutant("stale-row", "turn.order", "gone", (edit(turn.next_seat, "(player + 2)", "0"),))
+    monkeypatch.setitem(CATALOGUE, stale.name, stale)
+    code, out, err = run_cli(capsys, "conformance", "mutants", "--mutant", stale.name)
+    assert code == 70
+    assert err.count("\n") == 1 and "mutant stale-row: the edit '(player + 2)'" in err
+    assert "Traceback" not in err and "mutants:" not in out
 
 
 def test_a_patch_reaches_names_imported_elsewhere() -> None:
     import camelup.play.engine
 
-    with mutants.applied(mutants.CATALOGUE["leg-no-floor"]):
-        assert camelup.play.engine.score_leg is leg.score_leg
-        assert camelup.play.engine.score_leg.__module__ == mutants.__name__
-    assert camelup.play.engine.score_leg.__module__ == "camelup.rules.leg"
+    real = leg.score_leg
+    with mutants.applied(CATALOGUE["leg-no-floor"]):
+        assert camelup.play.engine.score_leg is leg.score_leg is not real
+    assert camelup.play.engine.score_leg is leg.score_leg is real
 
 
 def test_the_floor_case_kills_the_per_ticket_floor() -> None:
     case = load_suite().find(FLOOR_CASE)
     assert case is not None
     assert run_cases([case], InProcessReference()).count("passed") == 1
-    verdict = judge(mutants.CATALOGUE["leg-floor-per-ticket"], [case])
+    verdict = judge(CATALOGUE["leg-floor-per-ticket"], [case])
     assert verdict.killed and verdict.named_right
     assert verdict.failing == (FLOOR_CASE,)
 
@@ -118,21 +165,19 @@ def test_the_command_reports_a_kill_naming_the_clause(capsys: pytest.CaptureFixt
     assert "mutants: 2, killed 2 (100.0%), survived 0" in out
 
 
-def harmless(p: mutants.Patcher) -> None:
-    """Not a mutant at all: play passes to the left exactly as the rule says."""
-
-    def next_seat(state: State, player: int) -> int:
-        return (player + 1) % state.ruleset.players
-
-    p.replace(turn, "next_seat", next_seat)
+def _harmless(real: object) -> object:
+    """Not a mistake at all: the real rule, unchanged."""
+    return real
 
 
 @pytest.mark.parametrize("first_kill", [False, True])
 def test_a_survivor_fails_the_command(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, first_kill: bool
 ) -> None:
-    survivor = mutants.Mutant("harmless-next-seat", "turn.order", "the rule itself", harmless)
-    monkeypatch.setitem(mutants.CATALOGUE, survivor.name, survivor)
+    survivor = Mutant(
+        "harmless-next-seat", "turn.order", "the rule itself", (Wrap(turn, "next_seat", _harmless),)
+    )
+    monkeypatch.setitem(CATALOGUE, survivor.name, survivor)
     argv = ["conformance", "mutants", "--mutant", survivor.name, "--mutant", "turn-passes-right"]
     code, out, _ = run_cli(capsys, *argv, *(["--first-kill"] if first_kill else []))
     assert code == 1
@@ -170,3 +215,27 @@ def test_the_adapter_refuses_an_unknown_mutant() -> None:
     )
     assert done.returncode == 2
     assert "no such mutant" in done.stderr
+
+
+def test_the_catalogue_imports_nothing_that_loads_it() -> None:
+    # The adapter loads the catalogue for --mutant: the catalogue must not import the adapter
+    # back (the cycle the old catalogue made, to have the adapter's names patched).
+    folder = Path(mutants.__file__).parent
+    imports = set()
+    for path in folder.glob("*.py"):
+        imports |= imported(ast.parse(path.read_text("utf-8")), "camelup.harness.mutation")
+    assert "camelup.harness.adapter" not in imports
+    assert not any(name.startswith("camelup.cli") for name in imports)
+
+
+def test_a_module_loaded_under_a_patch_gets_the_real_rule_back() -> None:
+    real = leg.score_leg
+    late = ModuleType("camelup.loaded_under_a_patch")
+    with mutants.applied(CATALOGUE["leg-no-floor"]):
+        sys.modules[late.__name__] = late
+        vars(late)["score_leg"] = leg.score_leg  # what `from camelup.rules.leg import ...` does
+        assert vars(late)["score_leg"] is not real
+    try:
+        assert vars(late)["score_leg"] is real
+    finally:
+        del sys.modules[late.__name__]

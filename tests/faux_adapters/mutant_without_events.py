@@ -9,10 +9,11 @@ import sys
 
 from _common import Message, reference_answer, serve
 
-import camelup.harness.mutants as mutants
 from camelup.harness.adapter import hello_reply
+from camelup.harness.mutation import activate
+from camelup.harness.mutation.catalogue import CATALOGUE
 
-mutants.activate(sys.argv[1])
+activate(CATALOGUE[sys.argv[1]])
 
 
 def hello() -> Message:

@@ -220,12 +220,18 @@ def main() -> int:
     )
     options = parser.parse_args()
     if options.mutant is not None:
-        import camelup.harness.mutants as mutants
+        from camelup.harness.mutation import StaleMutant, activate
+        from camelup.harness.mutation.catalogue import CATALOGUE
+        from camelup.io import exits
 
-        if options.mutant not in mutants.CATALOGUE:
+        if options.mutant not in CATALOGUE:
             print(f"camelup.adapter: no such mutant: {options.mutant}", file=sys.stderr)
             return 2
-        mutants.activate(options.mutant)
+        try:
+            activate(CATALOGUE[options.mutant])
+        except StaleMutant as stale:
+            print(f"camelup.adapter: {stale}", file=sys.stderr)
+            return exits.INTERNAL
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     try:
         return serve(sys.stdin.buffer, stdout)

@@ -1,22 +1,13 @@
 """``camelup conformance mutants``: how many wrong rule implementations the suite rejects.
 
-Each mutant of :mod:`camelup.harness.mutants` is applied in this process (and undone after),
-and the whole suite runs against the patched reference engine in-process. A mutant is
-**killed** when at least one case fails or errors, and the kill **names the right clause** when
-a failing check of one of those cases names the mutated clause (the clause its report shows: the
-check's own, else the case's primary clause). Before any mutant the suite runs
-once unpatched: a suite the reference does not pass says nothing about mutants. Exit code 1 when
-any mutant survives (or the unpatched run fails). ``--jobs N`` spreads the mutants over N
-processes.
+The mutants and their verdicts are :mod:`camelup.harness.mutation`'s; this verb parses, runs
+them and prints. Exit code 1 when any mutant survives (or the unpatched run fails). ``--jobs N``
+spreads the mutants over N processes.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -24,31 +15,10 @@ from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.io import exits
 
-if TYPE_CHECKING:
-    from camelup.harness.mutants import Mutant
-    from camelup.harness.runner import CaseResult
-    from camelup.harness.suite import Case
-
 HELP = (
     "run the suite against every mutant (a plausible wrong rule implementation); fail if one"
     " survives"
 )
-
-
-@attrs.frozen
-class Verdict:
-    """What the suite made of one mutant."""
-
-    name: str
-    clause: str
-    description: str
-    failing: tuple[str, ...]  # the IDs of the cases that failed or errored
-    named_right: bool  # a failing check's clause (what the report shows) is the mutated clause
-    complete: bool = True  # False: the run stopped at the first failing case (--first-kill)
-
-    @property
-    def killed(self) -> bool:
-        return bool(self.failing)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,101 +49,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def judge(mutant: Mutant, cases: Sequence[Case], first_kill: bool = False) -> Verdict:
-    """Run ``cases`` against the in-process reference with ``mutant`` applied.
-
-    ``first_kill``: stop at the first failing case whose failure names the mutated clause,
-    trying the cases with a check judging that clause first, and only if none fails the others
-    (the verdict then lists one case; a survivor still runs them all).
-    """
-    from camelup.harness.mutants import applied
-    from camelup.harness.protocol import InProcessReference
-    from camelup.harness.runner import run_cases
-
-    def failing(batch: Sequence[Case]) -> list[CaseResult]:
-        report = run_cases(batch, InProcessReference())
-        return [r for r in report.results if r.verdict in ("failed", "errored")]
-
-    def judges(case: Case) -> bool:  # a failure of the case can name the mutated clause
-        return any(case.clause_of(check) == mutant.clause for check in case.checks)
-
-    with applied(mutant):
-        if not first_kill:
-            found = failing(cases)
-        else:
-            found = []
-            for case in (c for c in cases if judges(c)):
-                failed = failing([case])
-                if failed and _names(failed[0], mutant.clause):
-                    found = failed
-                    break
-                found = found or failed  # a kill, naming another clause: look further
-            for case in () if found else (c for c in cases if not judges(c)):
-                found = failing([case])
-                if found:
-                    break
-    return Verdict(
-        mutant.name,
-        mutant.clause,
-        mutant.description,
-        tuple(r.case.id for r in found),
-        any(_names(r, mutant.clause) for r in found),
-        complete=not first_kill,
-    )
-
-
-def _names(result: CaseResult, clause: str) -> bool:
-    """Whether a failing check of ``result`` names ``clause``, as its report does (a case that
-    errored, with no check judged, is shown under its primary clause)."""
-    if not result.mismatches:
-        return result.case.primary_clause == clause
-    return any(m.clause == clause for m in result.mismatches)
-
-
-_WORKER_CASES: list[Case] = []  # each worker process loads the suite once
-
-
-def _judge_in_worker(name: str, suite: str | None, first_kill: bool) -> Verdict:
-    from camelup.harness.mutants import CATALOGUE
-    from camelup.harness.suite import load_suite
-
-    if not _WORKER_CASES:
-        _WORKER_CASES.extend(load_suite(Path(suite) if suite else None).cases)
-    return judge(CATALOGUE[name], _WORKER_CASES, first_kill)
-
-
-def judge_all(
-    names: Sequence[str],
-    cases: Sequence[Case],
-    jobs: int = 1,
-    suite: str | None = None,
-    first_kill: bool = False,
-) -> list[Verdict]:
-    """One verdict per mutant, in the order of ``names``."""
-    from camelup.harness.mutants import CATALOGUE
-
-    if jobs <= 1 or len(names) <= 1:
-        return [judge(CATALOGUE[name], cases, first_kill) for name in names]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        count = len(names)
-        return list(pool.map(_judge_in_worker, names, [suite] * count, [first_kill] * count))
-
-
-def chapter_of(clause: str) -> str:
-    """The spec chapter file of ``clause`` (``06-tiles``), or ``?`` for an unknown clause."""
-    from camelup.spec.registry import load_registry
-
-    registry = load_registry()
-    if clause not in registry.clause_ids:
-        return "?"
-    return Path(registry.clause(clause).file).stem
-
-
 @attrs.frozen
 class MutantsOptions:
     mutants: tuple[str, ...]
@@ -185,7 +60,7 @@ class MutantsOptions:
 
     @classmethod
     def from_namespace(cls, namespace: argparse.Namespace) -> MutantsOptions:
-        from camelup.harness.mutants import CATALOGUE
+        from camelup.harness.mutation.catalogue import CATALOGUE
 
         unknown = [name for name in namespace.mutant if name not in CATALOGUE]
         if unknown:
@@ -203,9 +78,9 @@ class MutantsOptions:
 
 
 def handle(options: MutantsOptions) -> int:
-    from camelup.harness.mutants import CATALOGUE
-    from camelup.harness.protocol import InProcessReference
-    from camelup.harness.runner import run_cases
+    from camelup.harness.mutation import StaleMutant
+    from camelup.harness.mutation.catalogue import CATALOGUE
+    from camelup.harness.mutation.verdict import run_mutants
 
     if options.list:
         for mutant in CATALOGUE.values():
@@ -216,41 +91,20 @@ def handle(options: MutantsOptions) -> int:
         shared.report_problems(suite)
         error_line(shared.PREFIX, f"{len(suite.problems)} problem(s) in the suite files")
         return exits.INVALID_SUITE
-    baseline = run_cases(suite.cases, InProcessReference())
-    if baseline.exit_code:
-        message = f"the unpatched reference fails the suite: {baseline.summary_line()}"
+    try:
+        report = run_mutants(
+            suite.cases, options.mutants, options.jobs, options.suite, options.first_kill
+        )
+    except StaleMutant as stale:
+        error_line(shared.PREFIX, str(stale))
+        return exits.INTERNAL
+    if report.baseline_failure is not None:
+        message = f"the unpatched reference fails the suite: {report.baseline_failure}"
         error_line(shared.PREFIX, message)
         return exits.FAILED
-    names = list(options.mutants) or list(CATALOGUE)
-    verdicts = judge_all(names, suite.cases, options.jobs, options.suite, options.first_kill)
-    chapters: Counter[str] = Counter()
-    for verdict in verdicts:
-        chapters[chapter_of(verdict.clause)] += 1
-        if verdict.killed:
-            status = "killed"
-            detail = f"by {len(verdict.failing)} case(s)" if verdict.complete else "by a case"
-            detail += ", right clause" if verdict.named_right else ", NOT naming the clause"
-        else:
-            status, detail = "SURVIVED", "no case fails"
-        if options.quiet and verdict.killed and verdict.named_right:
-            continue
-        print(f"{status:8}  {verdict.name:40} {verdict.clause:28} {detail}")
-        if not verdict.killed:
-            print(f"          {verdict.description}")
-    killed = [v for v in verdicts if v.killed]
-    right = [v for v in killed if v.named_right]
-    print("mutants per chapter: " + ", ".join(f"{c} {n}" for c, n in sorted(chapters.items())))
-    print(
-        f"mutants: {len(verdicts)}, killed {len(killed)} ({_percent(len(killed), len(verdicts))}),"
-        f" survived {len(verdicts) - len(killed)};"
-        f" kills naming the mutated clause {len(right)}/{len(killed)}"
-        f" ({_percent(len(right), len(killed))})"
-    )
-    return exits.OK if len(killed) == len(verdicts) else exits.FAILED
-
-
-def _percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "-"
+    for line in report.lines(options.quiet):
+        print(line)
+    return exits.OK if report.all_killed else exits.FAILED
 
 
 VERB = Verb(
@@ -268,7 +122,7 @@ VERB = Verb(
     add_arguments=add_arguments,
     options=MutantsOptions.from_namespace,
     handle=handle,
-    details="Each mutant (camelup.harness.mutants) is applied in this process and undone"
+    details="Each mutant (camelup.harness.mutation) is applied in this process and undone"
     " after it; a mutant is killed when a case fails or errors, and the kill names the right"
     " clause when a failing check of one of those cases names the mutated clause (as the"
     " report does).",
