@@ -595,8 +595,8 @@ def _mutants() -> tuple[Mutant, ...]:
         m("leg-tickets-kept", "leg.cleanup",
           "leg tickets stay with their holders into the next leg",
           edit(leg.players_for_new_leg,
-               "Player(p.money + score.paid)",
-               "Player(p.money + score.paid, p.leg_tickets)")),
+               "Player(p.money) for p in settled",
+               "Player(p.money, p.leg_tickets) for p in settled")),
         m("leg-number-stays", "leg.number", "the leg number is not advanced",
           edit(end_leg, "state.leg + 1,", "state.leg,")),
         # Chapter 11: the end of the race and final scoring
