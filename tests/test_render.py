@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import io
+import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -529,3 +530,46 @@ def test_the_svg_and_the_terminal_explain_the_same_marks_in_one_notation() -> No
     # and each mark is what the boards themselves show
     assert "-1P2" in terminal and "Gy1w" in terminal and "<W" in terminal
     assert {"-1P2", "Gy1w", "<W", "<K"} <= set(texts(root))
+
+
+Point = tuple[float, float]
+Segment = tuple[Point, Point]
+
+
+def _segments(group: ET.Element) -> list[Segment]:
+    out: list[Segment] = []
+    for line in group.iter(f"{SVG}polyline"):
+        points = []
+        for pair in line.attrib["points"].split():
+            x, y = pair.split(",")
+            points.append((float(x), float(y)))
+        out += list(itertools.pairwise(points))
+    return out
+
+
+def _overlap(one: Segment, other: Segment) -> bool:
+    """Whether two axis-parallel segments share more than a point."""
+    (ax, ay), (bx, by) = one
+    (cx, cy), (dx, dy) = other
+    if ax == bx == cx == dx:  # both vertical, on one line
+        return min(max(ay, by), max(cy, dy)) - max(min(ay, by), min(cy, dy)) > 0
+    if ay == by == cy == dy:  # both horizontal, on one line
+        return min(max(ax, bx), max(cx, dx)) - max(min(ax, bx), min(cx, dx)) > 0
+    return False
+
+
+def test_the_arrows_of_every_ruling_diagram_never_share_a_line() -> None:
+    diagrams = sorted((Path(__file__).parent.parent / "docs" / "rulings" / "img").glob("*.svg"))
+    with_several = 0
+    for svg in diagrams:
+        moves = [
+            g for g in parse(svg.read_text("utf-8")).iter(f"{SVG}g") if "data-move" in g.attrib
+        ]
+        with_several += len(moves) > 1
+        for index, move in enumerate(moves):
+            for later in moves[index + 1 :]:
+                shared = [
+                    (a, b) for a in _segments(move) for b in _segments(later) if _overlap(a, b)
+                ]
+                assert shared == [], (svg.name, move.attrib, later.attrib)
+    assert with_several >= 10  # tile steps after a die move, whirlwind arrows, ...

@@ -272,7 +272,7 @@ def legend(state: State, drawing: Board) -> tuple[LegendEntry, ...]:
     ]
     past = [s for s in drawing.spaces if not FIRST_SPACE <= s <= LAST_SPACE]
     if past:
-        entries.append(LegendEntry(" ".join(map(str, past)), "spaces past the finish line (grey)"))
+        entries.append(LegendEntry(" ".join(map(str, past)), "spaces past the finish line"))
     if drawing.crazy_camels:
         entries.append(
             LegendEntry(

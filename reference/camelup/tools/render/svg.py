@@ -285,8 +285,11 @@ def _draw_arrows(canvas: _Canvas, layout: _Layout) -> None:
         # Each arrow leaves a little left of its space's centre and arrives a little right of
         # it, and each later arrow runs in a lane of its own, higher up, so that a tile step
         # starting where the die move ended never shares a line with it.
-        x1 = layout.centre(arrow.from_space) - 6
-        x2 = layout.centre(arrow.to_space) + 6
+        # The vertical legs shift by lane too, so that two arrows leaving (or reaching) one
+        # space never share a line either.
+        shift = 4 * ((arrow.order - 1) % 3)
+        x1 = layout.centre(arrow.from_space) - 6 - shift
+        x2 = layout.centre(arrow.to_space) + 6 + shift
         level = bottom - ARROW_FOOT + 4 - ARROW_LANE * (arrow.order - 1)
         canvas.add(
             f"<g data-move={_attr(arrow.order)} data-from={_attr(arrow.from_space)}"
