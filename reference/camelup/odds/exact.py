@@ -324,6 +324,21 @@ def _enumerate(
         following: list[dict[Any, list[int]]] = [{} for _ in draws]
         for mask, positions in enumerate(level):
             for here, (weight, count) in positions.items():
+                if last:  # every move ends the leg: only its ranking, payment and crossing count
+                    weighed = weight * unit
+                    for die, _ in draws[mask]:
+                        for face_weight, times, moved, after, _ in moves(here, die):
+                            ranked = rank(after)
+                            finals[ranked] = finals.get(ranked, 0) + weighed * face_weight
+                            sequences += count * times
+                            if moved.payments or moved.crossed:
+                                for payment in moved.payments:
+                                    owed = weighed * face_weight * payment.amount
+                                    paid[payment.owner] = paid.get(payment.owner, 0) + owed
+                                if moved.crossed:
+                                    race_end += weighed * face_weight
+                                    race_end_sequences += count * times
+                    continue
                 for die, rest in draws[mask]:
                     reached = following[rest]
                     for face_weight, times, moved, after, _ in moves(here, die):
@@ -333,13 +348,12 @@ def _enumerate(
                             for payment in moved.payments:
                                 owed = w * unit * payment.amount
                                 paid[payment.owner] = paid.get(payment.owner, 0) + owed
-                        if last or moved.crossed:
+                        if moved.crossed:
                             ranked = rank(after)
                             finals[ranked] = finals.get(ranked, 0) + w * unit
                             sequences += c
-                            if moved.crossed:
-                                race_end += w * unit
-                                race_end_sequences += c
+                            race_end += w * unit
+                            race_end_sequences += c
                             continue
                         key = after if position is None else position(after)
                         entry = reached.get(key)
