@@ -89,12 +89,13 @@ def _fail(message: str, code: int) -> int:
 
 def _state_from_file(name: str) -> Any:
     from camelup.io.codec import loads_state
+    from camelup.io.gate import InputRefused, read_input
     from camelup.model.errors import CamelUpError
 
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError as error:
-        raise _InputError(f"{name}: {error.strerror or error}") from None
+        data = read_input(name)
+    except InputRefused as error:
+        raise _InputError(f"{name}: {error}") from None
     try:
         return loads_state(data)
     except CamelUpError as error:

@@ -35,7 +35,9 @@ class _Refused(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the verb's options on ``parser`` (the ``render`` subparser)."""
-    parser.add_argument("state", nargs="?", metavar="STATE.json", help="a state in the JSON format")
+    parser.add_argument(
+        "state", nargs="?", metavar="STATE.json", help="a state in the JSON format ('-': stdin)"
+    )
     parser.add_argument("--case", metavar="ID", help="a case of the conformance suite, by its ID")
     step = parser.add_mutually_exclusive_group()
     step.add_argument(
@@ -83,12 +85,15 @@ class RenderOptions:
 
 def _read_state(path: str) -> Any:
     from camelup.io.codec import loads_state
+    from camelup.io.gate import InputMissing, InputRefused, read_input
     from camelup.model.errors import CamelUpError
 
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise _Refused(exits.USAGE, f"{path}: cannot read ({error.strerror or error})") from None
+        data = read_input(path)
+    except InputMissing as error:
+        raise _Refused(exits.USAGE, f"{path}: {error}") from None
+    except InputRefused as error:
+        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
     try:
         return loads_state(data)
     except CamelUpError as error:

@@ -9,7 +9,9 @@ say, the JSON pointer of the offending place; never a traceback:
 * a key twice in one object (``{"expect": ..., "expect": ...}`` would silently drop the first);
 * ``NaN``, ``Infinity`` or ``-Infinity``, which Python reads but JSON does not have;
 * an integer of more digits than Python converts;
-* nesting deeper than ``max_depth`` (or than the parser can follow);
+* nesting deeper than ``max_depth``, or than :data:`camelup.io.gate.MAX_NESTING` whatever
+  ``max_depth`` says: that bound is checked on the text before anything else, so the parser
+  never runs out of stack whatever else is wrong with the document;
 * unless ``allow_surrogates``, a lone surrogate escape (``"\\ud800"``), which no UTF-8 output (a
   report, a terminal, a pipe to an adapter) can carry.
 
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from camelup.io.gate import MAX_NESTING, InputRefused, nesting_exceeds, read_path
 from camelup.model.errors import pointer as json_pointer
 
 __all__ = [
@@ -229,6 +232,10 @@ def parse_json(
     depth 0) for documents whose values are walked freely, such as the expected values of a
     case file; without it, the parser's own limit applies.
     """
+    if nesting_exceeds(data):
+        raise JSONInputError(
+            f"not JSON this reader reads: nested too deeply (more than {MAX_NESTING} levels)"
+        )
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
@@ -265,9 +272,10 @@ def parse_json(
 
 def read_json_file(path: Path, **options: Any) -> Any:
     """The JSON value of the file at ``path`` (see :func:`parse_json` for ``options``); a file
+    the gate refuses (:func:`camelup.io.gate.read_path`: not a regular file, too large) or
     that cannot be read is a :class:`JSONInputError` too."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise JSONInputError(f"cannot read: {error.strerror or error}") from None
+        data = read_path(path)
+    except InputRefused as error:
+        raise JSONInputError(str(error)) from None
     return parse_json(data, **options)
