@@ -7,6 +7,7 @@ The verb lives in its own module and touches the rest of the command line only t
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -15,6 +16,7 @@ import attrs
 
 from camelup.cli.colour import use_color
 from camelup.cli.common import Verb
+from camelup.cli.output import OutputError
 from camelup.io import exits
 
 HELP = "draw a state, or a step of a conformance case, as an SVG diagram or as text"
@@ -168,17 +170,21 @@ def handle(options: RenderOptions) -> int:
                 sys.stdout.write(drawing)
             else:
                 sys.stdout.flush()
-                buffer.write(drawing.encode("utf-8"))
-                buffer.flush()
+                try:
+                    buffer.write(drawing.encode("utf-8"))
+                    buffer.flush()
+                except OSError as error:  # main's: 141 for a closed pipe, 74 otherwise
+                    raise OutputError(
+                        error.errno or errno.EIO, error.strerror or str(error)
+                    ) from None
             return exits.OK
         drawing = _draw(options, None)  # drawn first: a refusal leaves no empty file behind
-        Path(options.output).write_text(drawing, encoding="utf-8")
+        from camelup.io.outputs import write_output
+
+        write_output(Path(options.output), drawing)
     except _Refused as refusal:
         print(f"camelup render: {refusal}", file=sys.stderr)
         return refusal.code
-    except OSError as error:
-        print(f"camelup render: {options.output}: {error.strerror or error}", file=sys.stderr)
-        return exits.USAGE
     return exits.OK
 
 

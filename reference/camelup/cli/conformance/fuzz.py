@@ -265,6 +265,7 @@ def _finding_line(finding: Finding) -> str:
 
 def _write(findings: Sequence[Finding], options: FuzzOptions) -> int:
     from camelup.harness.shrink import case_file_text
+    from camelup.io.outputs import OutputRefused, write_output
 
     cases: list[dict[str, Any]] = [f.case for f in findings]
     if options.output_dir is not None:
@@ -272,22 +273,22 @@ def _write(findings: Sequence[Finding], options: FuzzOptions) -> int:
         for case in cases:
             path = Path(options.output_dir) / (case["id"].replace("/", "--") + ".json")
             try:
-                path.write_text(case_file_text([case]), "utf-8")
-            except OSError as error:
-                error_line(shared.PREFIX, f"--out-dir {path}: {error.strerror or error}")
+                write_output(path, case_file_text([case]))
+            except OutputRefused as error:
+                error_line(shared.PREFIX, f"--out-dir {error}")
                 sys.stdout.write(case_file_text(cases))
-                return exits.FAILED
+                return error.exit_code
             written.append(path)
         say(f"{len(written)} case file(s) written to {options.output_dir}")
         return exits.FAILED
     text = case_file_text(cases)
     if options.output:
         try:
-            Path(options.output).write_text(text, "utf-8")
-        except OSError as error:
-            error_line(shared.PREFIX, f"--out {options.output}: {error.strerror or error}")
+            write_output(Path(options.output), text)
+        except OutputRefused as error:
+            error_line(shared.PREFIX, f"--out {error}")
             sys.stdout.write(text)
-            return exits.FAILED
+            return error.exit_code
         say(f"{len(cases)} case(s) written to {options.output}")
     else:
         sys.stdout.write(text)

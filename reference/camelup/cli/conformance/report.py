@@ -212,7 +212,13 @@ def handle(options: ReportOptions) -> int:
         print(f"{options.out} is up to date")
         return worst
     if options.out:
-        Path(options.out).write_text(text, "utf-8")
+        from camelup.io.outputs import OutputRefused, write_output
+
+        try:
+            write_output(Path(options.out), text)
+        except OutputRefused:
+            sys.stdout.write(text)  # computed: not lost for want of a place to write it
+            raise
         status(f"report written to {options.out}")
     else:
         sys.stdout.write(text)

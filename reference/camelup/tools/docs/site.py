@@ -21,6 +21,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
+from camelup.io.outputs import make_folder, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
 
@@ -247,7 +248,7 @@ def _empty_folder(out: Path) -> None:
         shutil.rmtree(out)
     elif out.exists() and not out.is_dir():
         raise NotASiteFolder(f"{out} is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
 
 
 def build_site(root: Path, out: Path) -> list[str]:
@@ -312,15 +313,12 @@ def build_site(root: Path, out: Path) -> list[str]:
     _empty_folder(out)
     for name, content in sorted(files.items()):
         destination = out / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        if content is None:
-            shutil.copyfile(root / name, destination)
-        else:
-            destination.write_text(content, "utf-8")
+        make_folder(destination.parent)
+        write_output(destination, (root / name).read_bytes() if content is None else content)
     assets = out / _ASSETS
-    assets.mkdir()
-    (assets / "style.css").write_text(_STYLE, "utf-8")
-    (assets / "search.js").write_text(_SEARCH_JS, "utf-8")
+    make_folder(assets)
+    write_output(assets / "style.css", _STYLE)
+    write_output(assets / "search.js", _SEARCH_JS)
     index = json.dumps(_search_index(), ensure_ascii=False, indent=0, sort_keys=True)
-    (assets / "search-index.js").write_text(f"window.camelupSearchIndex = {index};\n", "utf-8")
+    write_output(assets / "search-index.js", f"window.camelupSearchIndex = {index};\n")
     return sorted(files)
