@@ -18,8 +18,11 @@ from typing import Any
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import Verb
 from camelup.io import exits
+
+MAX_JOBS = 64  # as fuzz --jobs: more workers than that only fight over the cores
 
 DESCRIPTION = """\
 Exact odds of the current leg of a position: each racing camel's chance of each place, the
@@ -153,8 +156,8 @@ def handle(options: OddsOptions) -> int:
         return _fail("--after needs --case", exits.USAGE)
     if options.race is not None and options.race < 1:
         return _fail("--race N needs N >= 1", exits.USAGE)
-    if options.jobs < 1:
-        return _fail("--jobs J needs J >= 1", exits.USAGE)
+    if not 1 <= options.jobs <= MAX_JOBS:
+        return _fail(f"--jobs J needs 1 <= J <= {MAX_JOBS}", exits.USAGE)
     try:
         if options.state is None:
             state = _state_from_case(options)
@@ -167,24 +170,37 @@ def handle(options: OddsOptions) -> int:
     leg = odds.leg_odds(state)
     values = odds.action_values(state, leg)
     estimates = None
+    interrupted: exits.Interrupted | None = None
     if options.race is not None:
-        estimates = odds.race_estimates(
-            state, options.race, options.seed, options.jobs, _progress(options.race)
-        )
-    if options.json:
-        document = as_json(leg, values)
-        if estimates is not None:
-            document["race"] = _race_json(estimates)
-        print(json.dumps(document, indent=2))
-        return exits.OK
-    _print_table(state, leg, values)
-    if estimates is not None:
-        _print_race(estimates)
-    return exits.OK
+        try:
+            estimates = odds.race_estimates(
+                state, options.race, options.seed, options.jobs, _progress(options.race)
+            )
+        except KeyboardInterrupt as error:  # the exact odds are computed: print them all the same
+            interrupted = exits.interruption(error)
+    with signals.current.deferred():  # the answer is never cut in the middle
+        if options.json:
+            document = as_json(leg, values)
+            if estimates is not None:
+                document["race"] = _race_json(estimates)
+            elif interrupted is not None:
+                document["race"] = {"interrupted": interrupted.signal_name}
+            print(json.dumps(document, indent=2))
+        else:
+            _print_table(state, leg, values)
+            if estimates is not None:
+                _print_race(estimates)
+        if interrupted is None:
+            return exits.OK
+        _fail(f"race interrupted ({interrupted.signal_name}): the exact odds above are complete", 0)
+        return interrupted.exit_code
 
 
 def _progress(total: int) -> Any:
-    """A progress line on stderr, at most once a second, for runs that take a while."""
+    """A progress line on a terminal's stderr, at most once a second, for runs that take a
+    while (none into a file or a pipe: a log would fill with carriage returns)."""
+    if not sys.stderr.isatty():
+        return None
     done = 0
     start = last = time.monotonic()
 

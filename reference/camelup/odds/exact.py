@@ -63,6 +63,7 @@ from fractions import Fraction
 
 import attrs
 
+from camelup.io.exits import quiet_worker, signals_held
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import FACE_VALUES, DieRoll
@@ -627,7 +628,10 @@ def race_estimates(
     if len(shares) == 1:
         counts = [_play_races(*args, shares[0], random.Random(seeds[0]), progress)]
     else:
-        with multiprocessing.get_context().Pool(len(shares)) as pool:
+        pool = None
+        try:
+            with signals_held():  # a signal never lands while the workers are being started
+                pool = multiprocessing.get_context().Pool(len(shares), quiet_worker)
             counts = []
             for result, share in zip(
                 pool.imap(_worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]),
@@ -637,6 +641,9 @@ def race_estimates(
                 counts.append(result)
                 if progress is not None:
                     progress(share)
+        finally:  # a signal or not: no worker outlives the estimate
+            if pool is not None:
+                pool.terminate()
     wins = dict.fromkeys(ruleset.racing_camels, 0)
     losses = dict.fromkeys(ruleset.racing_camels, 0)
     for won, lost in counts:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.io import exits
@@ -142,6 +143,45 @@ def _judge_in_worker(name: str, suite: str | None, first_kill: bool) -> Verdict:
     return judge(CATALOGUE[name], _WORKER_CASES, first_kill)
 
 
+def judged(
+    names: Sequence[str],
+    cases: Sequence[Case],
+    jobs: int = 1,
+    suite: str | None = None,
+    first_kill: bool = False,
+) -> Iterator[Verdict]:
+    """One verdict per mutant, in the order of ``names``, as each is judged. A signal stops
+    it at once (as an Interrupted): a mutant whose run the signal cut short is not judged."""
+    from camelup.harness.mutants import CATALOGUE
+
+    if jobs <= 1 or len(names) <= 1:
+        for name in names:
+            verdict = judge(CATALOGUE[name], cases, first_kill)
+            if signals.current.received is not None:  # the runner stopped early: no verdict
+                raise signals.current.received
+            yield verdict
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool: ProcessPoolExecutor | None = None
+    try:
+        with exits.signals_held():  # never half-way through starting the workers
+            pool = ProcessPoolExecutor(jobs, context, initializer=exits.quiet_worker)
+            futures = [pool.submit(_judge_in_worker, name, suite, first_kill) for name in names]
+        for future in futures:
+            yield future.result()
+    except BaseException:  # a signal (held, it comes as the block ends), a worker's error
+        if pool is not None:  # the other verdicts are not wanted: end the workers at once
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
 def judge_all(
     names: Sequence[str],
     cases: Sequence[Case],
@@ -150,18 +190,7 @@ def judge_all(
     first_kill: bool = False,
 ) -> list[Verdict]:
     """One verdict per mutant, in the order of ``names``."""
-    from camelup.harness.mutants import CATALOGUE
-
-    if jobs <= 1 or len(names) <= 1:
-        return [judge(CATALOGUE[name], cases, first_kill) for name in names]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        count = len(names)
-        return list(pool.map(_judge_in_worker, names, [suite] * count, [first_kill] * count))
+    return list(judged(names, cases, jobs, suite, first_kill))
 
 
 def chapter_of(clause: str) -> str:
@@ -222,7 +251,27 @@ def handle(options: MutantsOptions) -> int:
         error_line(shared.PREFIX, message)
         return exits.FAILED
     names = list(options.mutants) or list(CATALOGUE)
-    verdicts = judge_all(names, suite.cases, options.jobs, options.suite, options.first_kill)
+    verdicts: list[Verdict] = []
+    interrupted: exits.Interrupted | None = None
+    try:
+        for verdict in judged(names, suite.cases, options.jobs, options.suite, options.first_kill):
+            verdicts.append(verdict)
+    except KeyboardInterrupt as error:  # the verdicts so far are printed all the same
+        interrupted = exits.interruption(error)
+    with signals.current.deferred():
+        _print_verdicts(verdicts, options.quiet)
+        if interrupted is not None:
+            error_line(
+                shared.PREFIX,
+                f"mutants interrupted ({interrupted.signal_name}):"
+                f" {len(verdicts)} of {len(names)} judged",
+            )
+            return interrupted.exit_code
+    killed = sum(v.killed for v in verdicts)
+    return exits.OK if killed == len(verdicts) else exits.FAILED
+
+
+def _print_verdicts(verdicts: Sequence[Verdict], quiet: bool) -> None:
     chapters: Counter[str] = Counter()
     for verdict in verdicts:
         chapters[chapter_of(verdict.clause)] += 1
@@ -232,7 +281,7 @@ def handle(options: MutantsOptions) -> int:
             detail += ", right clause" if verdict.named_right else ", NOT naming the clause"
         else:
             status, detail = "SURVIVED", "no case fails"
-        if options.quiet and verdict.killed and verdict.named_right:
+        if quiet and verdict.killed and verdict.named_right:
             continue
         print(f"{status:8}  {verdict.name:40} {verdict.clause:28} {detail}")
         if not verdict.killed:
@@ -246,7 +295,6 @@ def handle(options: MutantsOptions) -> int:
         f" kills naming the mutated clause {len(right)}/{len(killed)}"
         f" ({_percent(len(right), len(killed))})"
     )
-    return exits.OK if len(killed) == len(verdicts) else exits.FAILED
 
 
 def _percent(part: int, whole: int) -> str:
