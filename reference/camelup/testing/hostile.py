@@ -27,6 +27,7 @@ DEFECTS: dict[str, str] = {
     "NaN": "NaN",
     "Infinity": "-Infinity",
     "long integer": "9" * 5000,
+    "number beyond a double": "-1e400",
     "lone surrogate": '"\\ud800"',
     "too deep": _deep(MAX_NESTING + 1),
     "far too deep": _deep(20 * MAX_NESTING),
