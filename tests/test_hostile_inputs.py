@@ -314,3 +314,18 @@ def test_the_exit_code_table_of_the_docs_lists_exactly_the_codes_of_camelup_io_e
     }
     defined = {v for k, v in vars(exits).items() if k.isupper() and isinstance(v, int)}
     assert documented == defined
+
+
+def test_every_case_id_named_in_a_verbs_help_exists() -> None:
+    import re
+
+    from camelup.cli.conformance import VERBS
+    from camelup.harness.suite import load_suite
+
+    suite = load_suite()
+    pattern = r"\b[a-z]+(?:\.[a-z-]+)+/[a-z0-9-]+"
+    named = {m for verb in VERBS for m in re.findall(pattern, verb.example)}
+    protocol = (ROOT / "docs" / "adapter-protocol.md").read_text("utf-8")
+    named |= set(re.findall(r'"id": "([^"]+)"', protocol))  # the messages shown in the doc
+    assert len(named) >= 2, named  # the patterns find what they are meant to
+    assert sorted(i for i in named if suite.find(i) is None) == []

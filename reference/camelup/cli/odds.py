@@ -174,7 +174,12 @@ def handle(options: OddsOptions) -> int:
     if options.race is not None:
         try:
             estimates = odds.race_estimates(
-                state, options.race, options.seed, options.jobs, _progress(options.race)
+                state,
+                options.race,
+                options.seed,
+                options.jobs,
+                _progress(options.race),
+                exits.worker_pool,
             )
         except KeyboardInterrupt as error:  # the exact odds are computed: print them all the same
             interrupted = exits.interruption(error)

@@ -11,6 +11,10 @@ import contextlib
 import signal
 import textwrap
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # multiprocessing is imported only by the verbs that start workers
+    import multiprocessing.pool
 
 OK = 0
 FAILED = 1  # a check failed: a case failed or errored, spec check found problems, ...
@@ -90,6 +94,22 @@ def quiet_worker() -> None:
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+
+
+def worker_pool(processes: int) -> multiprocessing.pool.Pool:
+    """A pool of ``processes`` workers started with the stopping signals held, each running
+    :func:`quiet_worker`; a signal that came meanwhile ends it before it is returned."""
+    import multiprocessing
+
+    pool = None
+    try:
+        with signals_held():
+            pool = multiprocessing.get_context().Pool(processes, quiet_worker)
+    except BaseException:  # the held signal, raised as the block ends
+        if pool is not None:
+            pool.terminate()
+        raise
+    return pool
 
 
 def interruption(error: KeyboardInterrupt) -> Interrupted:

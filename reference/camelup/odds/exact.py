@@ -63,7 +63,6 @@ from fractions import Fraction
 
 import attrs
 
-from camelup.io.exits import quiet_worker, signals_held
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import FACE_VALUES, DieRoll
@@ -608,13 +607,15 @@ def race_estimates(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    start_pool: Callable[[int], multiprocessing.pool.Pool] | None = None,
 ) -> RaceEstimates:
     """Estimate the whole race from ``state`` by ``races`` races played by dice alone.
 
     The result depends only on ``state``, ``races``, ``seed`` and ``jobs``: each of the
     ``jobs`` worker processes plays its share with ``random.Random(f"{seed}/{job}")`` (one job
     runs in this process). ``progress`` is called with the number of races just finished (in
-    this process only: with several jobs, once per finished job).
+    this process only: with several jobs, once per finished job). ``start_pool`` starts the
+    worker processes (the command line's handles its signals); by default a plain pool.
     """
     if state.is_over:
         raise GameOver("the game is over: there is no race left to estimate")
@@ -630,8 +631,7 @@ def race_estimates(
     else:
         pool = None
         try:
-            with signals_held():  # a signal never lands while the workers are being started
-                pool = multiprocessing.get_context().Pool(len(shares), quiet_worker)
+            pool = (start_pool or multiprocessing.get_context().Pool)(len(shares))
             counts = []
             for result, share in zip(
                 pool.imap(_worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]),
