@@ -56,6 +56,7 @@ from camelup.harness.shrink import (
 )
 from camelup.harness.suite import parse_case
 from camelup.io.codec import ruleset_from_json, to_json
+from camelup.io.exits import Interrupted, interruption, quiet_worker, signals_held
 from camelup.model.ruleset import Ruleset
 
 ROUND = 20  # games judged per round; fixed, so that where a run stops does not depend on jobs
@@ -118,6 +119,9 @@ class FuzzResult:
     findings: tuple[Finding, ...]
     known: tuple[KnownGroup, ...]
     stopped_early: bool  # max_findings was reached before the last game
+    # The signal that stopped the games (SIGINT, SIGTERM, SIGHUP); the findings so far are
+    # then not shrunk (that needs the adapter, and the user asked to stop): each is its game.
+    interrupted: Interrupted | None = None
 
 
 @attrs.frozen
@@ -375,23 +379,33 @@ class _Pool:
         self.make_client = make_client
         self.jobs = jobs
         self.executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn")
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=quiet_worker,
         )
 
     def judge_games(self, draws: Sequence[_Draw]) -> list[_Judged]:
         size = -(-len(draws) // self.jobs)
         chunks = [list(draws[i : i + size]) for i in range(0, len(draws), size)]
-        futures = [self.executor.submit(_judge_in_worker, self.make_client, c) for c in chunks]
+        with signals_held():  # never half-way through starting a worker
+            futures = [self.executor.submit(_judge_in_worker, self.make_client, c) for c in chunks]
         return [v for chunk in _results(futures) for v in chunk]
 
     def shrink_all(self, examples: Sequence[_Example], seed: int) -> list[_Shrunk]:
-        futures = [
-            self.executor.submit(_shrink_in_worker, self.make_client, e, seed) for e in examples
-        ]
+        with signals_held():
+            futures = [
+                self.executor.submit(_shrink_in_worker, self.make_client, e, seed) for e in examples
+            ]
         return _results(futures)
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def stop(self) -> None:
+        """End the workers at once (after a signal): their games are no longer wanted."""
+        for process in list(getattr(self.executor, "_processes", {}).values()):
+            process.terminate()
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _results(futures: Iterable[concurrent.futures.Future[T]]) -> list[T]:
@@ -494,9 +508,18 @@ def fuzz(
         _Pool(make_client, jobs) if make_client is not None and jobs > 1 else _Local(judge)
     )
     try:
-        return _run(workers, hello, families, seed, games, max_findings, expectations, progress)
-    finally:
+        result = _run(workers, hello, families, seed, games, max_findings, expectations, progress)
+    except BaseException:
+        if isinstance(workers, _Pool):
+            workers.stop()
+        else:
+            workers.close()
+        raise
+    if result.interrupted is not None and isinstance(workers, _Pool):
+        workers.stop()
+    else:
         workers.close()
+    return result
 
 
 def _run(
@@ -518,13 +541,19 @@ def _run(
     def new_groups() -> list[tuple[str, str]]:
         return [k for k in groups if expectations.known_finding(k[1], k[0]) is None]
 
+    interrupted: Interrupted | None = None
     while number < games:
         batch: list[_Draw] = []
         while number < games and len(batch) < ROUND:
             number += 1
             ruleset = rng.choice(families[rng.choice(list(families))])
             batch.append(_Draw(number, to_json(ruleset), rng.randrange(2**32), hello.partnerships))
-        for draw, judged in zip(batch, workers.judge_games(batch), strict=True):
+        try:
+            judged_games = workers.judge_games(batch)
+        except KeyboardInterrupt as error:  # the games before this batch still count
+            interrupted = interruption(error)
+            break
+        for draw, judged in zip(batch, judged_games, strict=True):
             if judged.verdict == "skipped":
                 skipped += 1
                 continue
@@ -547,7 +576,10 @@ def _run(
         if (field, clause) not in chosen and expectations.known_finding(clause, field)
     ]
     examples = [groups[key].smallest.example() for key in chosen]
-    shrunk = workers.shrink_all(examples, seed)
+    if interrupted is None:
+        shrunk = workers.shrink_all(examples, seed)
+    else:
+        shrunk = [_unshrunk(example, seed) for example in examples]
     findings = [
         Finding(
             field=key[0],
@@ -565,7 +597,19 @@ def _run(
         )
         for key, example, result in zip(chosen, examples, shrunk, strict=True)
     ]
-    return FuzzResult(played, skipped, disagreeing, tuple(findings), tuple(known), stopped_early)
+    return FuzzResult(
+        played, skipped, disagreeing, tuple(findings), tuple(known), stopped_early, interrupted
+    )
+
+
+def _unshrunk(example: _Example, seed: int) -> _Shrunk:
+    """The case of ``example``'s whole game, not shrunk and not confirmed (no adapter asked)."""
+    comment = (
+        f"camelup conformance fuzz --seed {seed}: game {example.number}"
+        f" ({len(example.wire['steps'])} steps), not shrunk: the run was interrupted"
+    )
+    case = build_case(example.wire, example.divergence, seed, example.number, comment)
+    return _Shrunk(case, example.divergence, len(example.wire["steps"]), 0, False)
 
 
 def _why(expectations: Expectations, clause: str, field: str) -> str:

@@ -781,13 +781,15 @@ def race_estimates(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    start_pool: Callable[[int], multiprocessing.pool.Pool] | None = None,
 ) -> RaceEstimates:
     """Estimate the whole race from ``state`` by ``races`` races played by dice alone.
 
     The result depends only on ``state``, ``races``, ``seed`` and ``jobs``: each of the
     ``jobs`` worker processes plays its share with ``random.Random(f"{seed}/{job}")`` (one job
     runs in this process). ``progress`` is called with the number of races just finished (in
-    this process only: with several jobs, once per finished job).
+    this process only: with several jobs, once per finished job). ``start_pool`` starts the
+    worker processes (the command line's handles its signals); by default a plain pool.
     """
     if state.is_over:
         raise GameOver("the game is over: there is no race left to estimate")
@@ -801,7 +803,9 @@ def race_estimates(
     if len(shares) == 1:
         counts = [_play_races(*args, shares[0], random.Random(seeds[0]), progress)]
     else:
-        with multiprocessing.get_context().Pool(len(shares)) as pool:
+        pool = None
+        try:
+            pool = (start_pool or multiprocessing.get_context().Pool)(len(shares))
             counts = []
             for result, share in zip(
                 pool.imap(_worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]),
@@ -811,6 +815,9 @@ def race_estimates(
                 counts.append(result)
                 if progress is not None:
                     progress(share)
+        finally:  # a signal or not: no worker outlives the estimate
+            if pool is not None:
+                pool.terminate()
     wins = dict.fromkeys(ruleset.racing_camels, 0)
     losses = dict.fromkeys(ruleset.racing_camels, 0)
     for won, lost in counts:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import Verb, status
 from camelup.cli.conformance import shared
 from camelup.io import exits
@@ -195,6 +196,11 @@ def handle(options: ReportOptions) -> int:
         report = run_cases(suite.cases, client, expectations)
         for warning in report.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+        if report.interrupted is not None:  # the report says so; the next ones are not run
+            print(f"{implementation.shown}: run ended early: {report.ended_early}", file=sys.stderr)
+            reports.append((implementation, report))
+            worst = report.exit_code
+            break
         if report.fatal or report.exit_code >= 4:
             print(
                 f"{implementation.shown}: {report.fatal or 'broke the protocol'}", file=sys.stderr
@@ -211,11 +217,18 @@ def handle(options: ReportOptions) -> int:
             return fail(exits.FAILED, f"{options.out} {what}: run camelup conformance report")
         print(f"{options.out} is up to date")
         return worst
-    if options.out:
-        Path(options.out).write_text(text, "utf-8")
-        status(f"report written to {options.out}")
-    else:
-        sys.stdout.write(text)
+    from camelup.io.outputs import OutputRefused, write_output
+
+    with signals.current.deferred():  # a signal now never cuts the report
+        if options.out:
+            try:
+                write_output(Path(options.out), text)
+            except OutputRefused:
+                sys.stdout.write(text)  # computed: not lost for want of a place to write it
+                raise
+            status(f"report written to {options.out}")
+        else:
+            sys.stdout.write(text)
     return worst
 
 
@@ -334,6 +347,8 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
         lines += [f"Declares: {_declares(report)}; capabilities: {capabilities}.", ""]
     if report.fatal:
         lines += [f"**Error:** {_cell(report.fatal)}", ""]
+    if report.interrupted is not None:
+        lines += [f"**Incomplete:** {_cell(str(report.ended_early))}.", ""]
     groups: dict[tuple[str, str], list[CaseResult]] = {}
     for result in report.results:
         key = (ruleset_name(result.case), chapter_name(result.case))

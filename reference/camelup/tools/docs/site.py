@@ -24,6 +24,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
+from camelup.io.outputs import make_folder, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
 
@@ -219,7 +220,7 @@ def _empty_folder(out: Path) -> None:
         shutil.rmtree(out)
     elif out.exists() and not out.is_dir():
         raise NotASiteFolder(f"{out} is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
 
 
 def build_site(root: Path, out: Path) -> list[str]:
@@ -292,15 +293,12 @@ def build_site(root: Path, out: Path) -> list[str]:
     _empty_folder(out)
     for name, content in sorted(files.items()):
         destination = out / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        if content is None:
-            shutil.copyfile(root / name, destination)
-        else:
-            destination.write_text(content, "utf-8")
+        make_folder(destination.parent)
+        write_output(destination, (root / name).read_bytes() if content is None else content)
     assets = out / _ASSETS
-    assets.mkdir()
+    make_folder(assets)
     for asset in _ASSET_FILES:
-        (assets / asset).write_bytes(_ASSET_FOLDER.joinpath(asset).read_bytes())
+        write_output(assets / asset, _ASSET_FOLDER.joinpath(asset).read_bytes())
     index = json.dumps(_search_index(), ensure_ascii=False, indent=0, sort_keys=True)
-    (assets / "search-index.js").write_text(f"window.camelupSearchIndex = {index};\n", "utf-8")
+    write_output(assets / "search-index.js", f"window.camelupSearchIndex = {index};\n")
     return sorted(files)
