@@ -243,12 +243,13 @@ def ruleset_name(case: Case) -> str:
 
 def chapter_name(case: Case) -> str:
     """The spec chapter of a hand-written case, from its file (``cases/<rule set>/04-betting.json``
-    is ``4 betting``); ``generated games`` for the recorded whole games; a file named for no
+    is ``4 betting``); ``generated games`` for the recorded whole games, ``generated movement``
+    for the movement families; a file named for no
     chapter goes by its name (``cases/<rule set>/odds.json`` is ``odds``)."""
     stem = Path(case.file).stem
     number, _, name = stem.partition("-")
     if "generated" in Path(case.file).parts:
-        return "generated games"
+        return "generated movement" if stem.startswith("movement-") else "generated games"
     if not number.isdigit():
         return stem
     return f"{int(number)} {name}"
