@@ -43,7 +43,7 @@ from camelup.harness.compare import (
 )
 from camelup.harness.expectations import Expectations
 from camelup.harness.games import CONFIGS, RulesetConfig, random_game
-from camelup.harness.lockstep import ACTION_CLAUSES, Divergence, first_divergence
+from camelup.harness.lockstep import Divergence, first_divergence
 from camelup.harness.nesting import too_deep_reply
 from camelup.harness.protocol import Broken, Hello, Reply
 from camelup.harness.runner import Client
@@ -56,6 +56,7 @@ from camelup.harness.shrink import (
 )
 from camelup.harness.suite import parse_case
 from camelup.io.codec import ruleset_from_json, to_json
+from camelup.io.wire import facts
 from camelup.model.ruleset import Ruleset
 
 ROUND = 20  # games judged per round; fixed, so that where a run stops does not depend on jobs
@@ -215,7 +216,7 @@ def _errored(wire: Mapping[str, Any], reference: Mapping[str, Any], body: Any) -
     if chosen:
         clause = str(chosen[0]["clause"])
     elif wire["steps"]:
-        clause = ACTION_CLAUSES.get(str(wire["steps"][-1]["action"].get("type")), "turn.order")
+        clause = facts().action_clause(wire["steps"][-1]["action"].get("type"), "turn.order")
     else:
         clause = "setup.racing-camels"
     summary = f"the adapter errored: {message}" if message else "the adapter errored"

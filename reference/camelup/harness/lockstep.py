@@ -59,15 +59,8 @@ from camelup.harness.compare import (
     same,
 )
 from camelup.io.jsonio import pointer
+from camelup.io.wire import facts
 
-ACTION_CLAUSES = {  # the x-clause of each action in action.schema.json
-    "take_leg_ticket": "bet.leg.take-top",
-    "place_tile": "tile.place.empty-space",
-    "move_tile": "tile.move.different-space",
-    "take_pyramid_ticket": "move.pyramid.take-ticket",
-    "place_finish_card": "bet.finish.place",
-    "form_partnership": "partner.action",
-}
 DEPTH = 3  # how far down a state difference is located: /players/1/money, /track/5
 
 
@@ -244,7 +237,7 @@ def _fallback(action: Mapping[str, Any] | None) -> str:
     setup."""
     if action is None:
         return "setup.racing-camels"
-    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
+    return facts().action_clause(action.get("type"))
 
 
 def _at(document: Any, tokens: Sequence[str]) -> Any:
@@ -313,7 +306,7 @@ def _legal(
         clause = _refusal_clause(reference, moment, theirs[extra[0]])
         what = f"{describe_action(theirs[extra[0]])} is listed but illegal"
     else:
-        clause = ACTION_CLAUSES.get(str(ours[missing[0]].get("type")), "turn.one-action")
+        clause = facts().action_clause(ours[missing[0]].get("type"))
         what = f"{describe_action(ours[missing[0]])} is legal but not listed"
     where = "the given position" if moment == 0 else f"after step {moment}"
     summary = (
@@ -365,8 +358,8 @@ def _refusal_clause(reference: Mapping[str, Any], moment: int, action: Mapping[s
     try:
         apply(state_from_json(position), action_from_json(action))
     except CamelUpError as error:
-        return error.clause or ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
-    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
+        return error.clause or facts().action_clause(action.get("type"))
+    return facts().action_clause(action.get("type"))
 
 
 def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
