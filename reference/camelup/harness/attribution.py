@@ -234,6 +234,11 @@ class Attribution:
         any of its members (the first member's, at a tie)."""
         return min(named, key=lambda item: item[1])[0] if named else self.fallback
 
+    def explained(self, named: Sequence[tuple[str, Rank]]) -> bool:
+        """Whether an event of the step is behind the clause :meth:`best` names (not the rule
+        that keeps a member no event touched, nor the fallback)."""
+        return bool(named) and min(rank for _, rank in named) < self.late
+
     def clause_of(self, tokens: Tokens) -> tuple[str, Rank]:
         """The clause behind the member at ``tokens``, and its rank."""
         if self.moment == 0:
@@ -258,9 +263,10 @@ class Attribution:
         ):
             return "bet.finish.pile-order", (touching[-1][0] if touching else self.late[0], 1)
         if len(tokens) >= 3 and tokens[0] == "players" and tokens[2] == "money" and touching:
+            floored = self._unfloored(tokens[1], [i for i, _ in touching])
+            if floored is not None:
+                return self._named(floored, "money.floor")
             index = self._payment(tokens[1], [i for i, _ in touching])
-            if self._unfloored(tokens[1], index):
-                return self._named(index, "money.floor")
             return self._named(index, dict(touching)[index])
         kinds = [e.get("type") for e in self.events]
         if (
@@ -381,8 +387,24 @@ class Attribution:
             return None
         return "leg.end.first" if self.edition == "first" else "leg.end.second"
 
-    def _unfloored(self, seat: str, index: int) -> bool:
-        """Whether the adapter took the seat's whole loss where the reference stopped at 0."""
+    def _unfloored(self, seat: str, touching: Sequence[int]) -> int | None:
+        """The first of the step's payments to the seat that the reference stopped at 0, when
+        the adapter's money is what taking each such loss whole gives (no floor), else None."""
+        gaps = {i: self._floor_gap(seat, i) for i in touching}
+        floored = [i for i, gap in gaps.items() if gap]
+        try:
+            start = int(self.before["players"][int(seat)]["money"])
+            got = int(self.got["players"][int(seat)]["money"]) - start
+            wanted = int(self.want["players"][int(seat)]["money"]) - start
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+        if floored and got == wanted + sum(gaps.values()):
+            return floored[0]
+        return None
+
+    def _floor_gap(self, seat: str, index: int) -> int:
+        """What the floor spared the seat in the payment at ``index``: what it owed less what
+        it paid (0 for no loss cut short)."""
         event = self.events[index]
         scores = [s for s in event.get("scores", []) if str(s.get("player")) == seat]
         if event.get("type") == "leg_scored" and scores:
@@ -390,16 +412,10 @@ class Attribution:
         elif event.get("type") == "finish_card_scored":
             owed, paid = event.get("amount"), event.get("paid")
         else:
-            return False
-        try:
-            start = int(self.before["players"][int(seat)]["money"])
-            got = int(self.got["players"][int(seat)]["money"]) - start
-            wanted = int(self.want["players"][int(seat)]["money"]) - start
-        except (KeyError, IndexError, TypeError, ValueError):
-            return False
-        if not isinstance(owed, int) or not isinstance(paid, int) or owed == paid:
-            return False
-        return got == wanted - paid + owed
+            return 0
+        if not isinstance(owed, int) or not isinstance(paid, int):
+            return 0
+        return owed - paid
 
     def _payment(self, seat: str, touching: list[int]) -> int:
         """Of the events that paid ``seat`` this step, the one the adapter left out when that

@@ -101,9 +101,13 @@ def first_divergence(
     body: Mapping[str, Any],
     capabilities: frozenset[str],
     known_clause: Callable[[str], bool] = lambda clause: False,
+    *,
+    partnerships: bool = True,
 ) -> Divergence | None:
     """The first way ``body`` (the adapter's result for ``wire``, of the right shape) differs
-    from ``reference`` (the reference's), or None when it agrees on everything compared."""
+    from ``reference`` (the reference's), or None when it agrees on everything compared.
+    Without ``partnerships`` (an adapter that plays 6-8 players without partnership cards) the
+    reference's ``form_partnership`` actions are left out of its legal actions."""
     order = RACING_ORDER.get(str(wire["ruleset"].get("edition")), ())
     actions = [step["action"] for step in wire["steps"]]
     with_error_clauses = "error_clauses" in capabilities
@@ -117,7 +121,7 @@ def first_divergence(
     if found is None and ranked:
         found = _ranking(0, reference, body, ours)
     if found is None and legal:
-        found = _legal(0, reference, body, order, actions)
+        found = _legal(0, reference, body, order, actions, partnerships)
     if found is not None:
         return found
     for number, (our_step, their_step) in enumerate(
@@ -158,7 +162,7 @@ def first_divergence(
         if found is None and ranked:
             found = _ranking(number, reference, body, ours)
         if found is None and legal:
-            found = _legal(number, reference, body, order, actions)
+            found = _legal(number, reference, body, order, actions, partnerships)
         if found is not None:
             return found
     return None
@@ -295,8 +299,13 @@ def _legal(
     body: Mapping[str, Any],
     order: Sequence[str],
     actions: Sequence[Mapping[str, Any]],
+    partnerships: bool,
 ) -> Divergence | None:
-    ours = {compact(normalise(a, (), order)): a for a in reference["legal_actions"][str(moment)]}
+    ours = {
+        compact(normalise(a, (), order)): a
+        for a in reference["legal_actions"][str(moment)]
+        if partnerships or a.get("type") != "form_partnership"
+    }
     theirs = {compact(normalise(a, (), order)): a for a in body["legal_actions"][str(moment)]}
     if ours.keys() == theirs.keys():
         return None
