@@ -40,6 +40,9 @@ TOY_CLAUSES = {
     "leg.score.net",  # no floor at zero at leg scoring
     "money.floor",
     "final.wrong-costs",  # ... nor at final scoring
+    # ... where a loss cut short is followed by a payout: the payout is named, since netting the
+    # two would give the adapter's money too (reached now that a game goes on past the first)
+    "final.correct-pays",
 }
 
 ERRORS_ON_MOVE_TILE = """\
@@ -236,7 +239,7 @@ def test_known_findings_are_reported_not_written(
     known = tmp_path / "known.toml"
     known.write_text(
         '[[fuzz]]\nclause = "*"\npointer = "/track/*"\nreason = "track bugs known"\n'
-        '[[fuzz]]\nclause = "money"\npointer = "/players/*/money"\nreason = "no floor"\n',
+        '[[fuzz]]\nclause = "*"\npointer = "/players/*/money"\nreason = "no floor"\n',
         "utf-8",
     )
     code, out, err = run_cli(capsys, *argv, "--expectations", str(known))
