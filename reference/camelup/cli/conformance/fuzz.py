@@ -263,11 +263,15 @@ def _finding_line(finding: Finding) -> str:
         if "state" in case["given"]
         else ""
     )
+    start = "the setup"
+    if finding.resumed:
+        start = "the reference's position after an earlier divergence"
+    rest = " left" if finding.resumed else ""
     return (
         f"{finding.clause} at {finding.field}: {finding.games} game(s), first game"
-        f" {finding.first_game}; game {finding.game} ({finding.original_steps} steps) shrunk to"
-        f" {finding.shrunk_steps} step(s) from the setup{via} ({finding.checks} candidate(s)"
-        f" checked): {case['id']}"
+        f" {finding.first_game}; game {finding.game} ({finding.original_steps} steps{rest})"
+        f" shrunk to {finding.shrunk_steps} step(s) from {start}{via} ({finding.checks}"
+        f" candidate(s) checked): {case['id']}"
     )
 
 
