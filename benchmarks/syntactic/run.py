@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -36,12 +36,27 @@ EQUIVALENT = HERE / "equivalent.toml"
 TIMEOUT = 120.0  # seconds per mutant: the suite takes 2 to 3; an endless loop is killed here
 
 
-def mutant_key(item: WorkItem) -> str:
-    """A mutant's name in ``equivalent.toml``: file, line, operator and occurrence."""
-    [mutation] = item.mutations
-    path = Path(mutation.module_path).as_posix().split("reference/camelup/", 1)[-1]
-    line = mutation.start_pos[0]
-    return f"{path}:{line} {mutation.operator_name} #{mutation.occurrence}"
+def mutant_keys(items: list[WorkItem]) -> dict[str, str]:
+    """Each mutant's name in ``equivalent.toml``, by job: its file, operator and the source line
+    it changes (with ``#k`` for the k-th such mutation on that line, counted from the left).
+    A line number would go stale with every edit above it; the line's text only with the line."""
+    sites: dict[tuple[str, str, str], list[tuple[tuple[int, int], str]]] = {}
+    lines: dict[str, list[str]] = {}
+    for item in items:
+        [mutation] = item.mutations
+        module = Path(mutation.module_path)
+        path = module.as_posix().split("reference/camelup/", 1)[-1]
+        if path not in lines:
+            lines[path] = module.read_text("utf-8").splitlines()
+        text = lines[path][mutation.start_pos[0] - 1].strip()
+        site = (path, mutation.operator_name, text)
+        sites.setdefault(site, []).append((tuple(mutation.start_pos), item.job_id))
+    keys = {}
+    for (path, operator, text), found in sites.items():
+        for index, (_, job) in enumerate(sorted(found)):
+            suffix = f" #{index}" if index else ""
+            keys[job] = f"{path} {operator}{suffix} @ {text}"
+    return keys
 
 
 def _equivalent_file() -> dict[str, Any]:
@@ -51,6 +66,17 @@ def _equivalent_file() -> dict[str, Any]:
 def equivalents() -> dict[str, str]:
     """Each mutant listed as equivalent, and why."""
     return {entry["mutant"]: entry["reason"] for entry in _equivalent_file().get("mutant", [])}
+
+
+def unobserved_lines() -> dict[str, str]:
+    """The source lines (``<file> @ <line>``) no conformance case can observe, and why: every
+    mutant of such a line is listed, whatever its operator."""
+    return {entry["line"]: entry["reason"] for entry in _equivalent_file().get("line", [])}
+
+
+def is_listed(key: str, listed: dict[str, str], lines: dict[str, str]) -> bool:
+    path, _, text = key.partition(" @ ")
+    return key in listed or f"{path.split()[0]} @ {text}" in lines
 
 
 def config_text(workspace: Path) -> str:
@@ -90,6 +116,12 @@ def _inside(position: tuple[int, int], spans: list[Span]) -> bool:
     return any(start <= position < end for start, end in spans)
 
 
+_IDENTITY_OPERATORS = {
+    "core/ReplaceComparisonOperator_Is_Eq",
+    "core/ReplaceComparisonOperator_IsNot_NotEq",
+}
+
+
 def skip_by_kind(db: WorkDB) -> None:
     """Mark the mutants of a kind ``equivalent.toml`` lists as equivalent, as skipped."""
     kinds = {entry["kind"] for entry in _equivalent_file().get("kind", [])}
@@ -102,6 +134,8 @@ def skip_by_kind(db: WorkDB) -> None:
         kind = None
         if "annotation" in kinds and _inside(tuple(mutation.start_pos), annotations[path]):
             kind = "annotation"
+        elif "identity" in kinds and mutation.operator_name in _IDENTITY_OPERATORS:
+            kind = "identity"
         elif "decorator" in kinds and mutation.operator_name == "core/RemoveDecorator":
             line = path.read_text("utf-8").splitlines()[mutation.start_pos[0] - 1].strip()
             if line.startswith(("@implements", "@functools.")):
@@ -113,10 +147,17 @@ def skip_by_kind(db: WorkDB) -> None:
 
 
 def keep_sample(db: WorkDB, size: int, seed: int) -> None:
-    """Mark all but ``size`` mutants, drawn with ``seed`` from the sorted list, as skipped."""
-    items = sorted(db.pending_work_items, key=mutant_key)
-    kept = {item.job_id for item in random.Random(seed).sample(items, min(size, len(items)))}
-    for item in items:
+    """Mark all but ``size`` mutants as skipped: those whose keys hash lowest with ``seed``.
+    A mutant's draw depends on its own key only, so a change elsewhere in the rules adds or
+    removes mutants without drawing a different sample."""
+    pending = list(db.pending_work_items)
+    keys = mutant_keys(pending)
+
+    def draw(item: WorkItem) -> str:
+        return hashlib.sha256(f"{seed} {keys[item.job_id]}".encode()).hexdigest()
+
+    kept = {item.job_id for item in sorted(pending, key=draw)[:size]}
+    for item in pending:
         if item.job_id not in kept:
             db.set_result(
                 item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="sample")
@@ -153,16 +194,20 @@ def main() -> int:
 
 def report(session: Path) -> int:
     listed = equivalents()
+    lines = unobserved_lines()
     killed, survived, equivalent = [], [], []
     skipped = 0
     with use_db(str(session), WorkDB.Mode.open) as db:
-        for item, result in db.completed_work_items:
+        completed = list(db.completed_work_items)
+        keys = mutant_keys([item for item, _ in completed])
+        for item, result in completed:
             if result.worker_outcome is WorkerOutcome.SKIPPED:
                 skipped += result.output != "sample"
                 continue
-            key = mutant_key(item)
+            key = keys[item.job_id]
             if result.test_outcome is TestOutcome.SURVIVED:
-                (equivalent if key in listed else survived).append((key, result.diff or ""))
+                known = is_listed(key, listed, lines)
+                (equivalent if known else survived).append((key, result.diff or ""))
             else:
                 killed.append(key)
     for key, diff in sorted(survived):
