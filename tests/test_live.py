@@ -22,6 +22,7 @@ from camelup.harness.suite import Case, load_suite
 from camelup.tools.docs.site import ENGINE_DISTRIBUTIONS, write_engine
 from camelup.tools.live import case_position, case_steps, sandbox_apply, sandbox_choices
 from camelup.tools.render.replay import initial_state
+from commands import one_line, run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 RULINGS = REPO / "docs" / "rulings"
@@ -155,3 +156,17 @@ def test_the_live_engine_runs_from_its_archive_without_jsonschema_or_markdown(
     assert report["events"][:2] == ["move.pyramid.take-ticket", "move.pyramid.take-ticket"]
     assert report["bad"] == "malformed"
     assert report["loaded"] == []
+
+
+def test_a_site_built_without_pyodide_says_so_once_and_on_its_live_boards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    code, _, err = run_cli(capsys, "docs", "site", str(out), "--pyodide", str(tmp_path / "no"))
+    assert code == 0
+    assert "no Pyodide in" in one_line(err) and "left out" in err
+    assert not (out / "assets" / "pyodide").exists()
+    assert not (out / "assets" / "engine").exists()
+    for page in ("sandbox.html", "docs/rulings/RUL-04.html"):
+        text = (out / page).read_text("utf-8")
+        assert "built without Pyodide" in text and "data-live-start" not in text
