@@ -25,7 +25,9 @@ from camelup.harness.suite import load_suite
 from camelup.io.codec import to_json
 from camelup.model.actions import TakePyramidTicket
 from camelup.play.engine import apply, legal_actions
+from camelup.tools.live import case_position
 from camelup.tools.render.replay import initial_state
+from test_live import _case, _case_text
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
@@ -64,6 +66,8 @@ class Session:
     boards: dict[str, dict[str, Any]] = attrs.Factory(dict)
     sandbox: dict[str, Any] = attrs.Factory(dict)
     refused: dict[str, Any] = attrs.Factory(dict)
+    picked: dict[str, Any] = attrs.Factory(dict)
+    picked_options: int = 0
     problems: list[str] = attrs.Factory(list)
     outside: list[str] = attrs.Factory(list)
 
@@ -117,6 +121,14 @@ async def _sandbox(page: Any, base: str, session: Session) -> None:
     await page.click("#sandbox-apply")
     await page.wait_for_selector("#sandbox-result .live-refusal")
     session.refused = await page.eval_on_selector("#sandbox-result", _EVENTS)
+    # Or start from a ruling's case: its position comes into the box, its board is drawn.
+    pasted = await page.input_value("#sandbox-state")
+    await page.select_option("#sandbox-case", "RUL-11")
+    await page.wait_for_function(
+        "pasted => document.getElementById('sandbox-state').value !== pasted", arg=pasted
+    )
+    session.picked = json.loads(await page.input_value("#sandbox-state"))
+    session.picked_options = await page.locator("#sandbox-roll option").count()
 
 
 async def _browse(base: str) -> Session:
@@ -195,3 +207,9 @@ def test_the_time_to_a_live_board_is_printed(
     with capsys.disabled():
         print("\nlive board ready:", ", ".join(f"{p} {ms} ms" for p, ms in times.items()))
     assert set(times) == {*RULINGS, "sandbox"} and all(ms > 0 for ms in times.values())
+
+
+def test_the_sandbox_starts_from_a_rulings_case(session: Session) -> None:
+    case = _case("tile.land.crazy-reversed/cheering-counterclockwise")  # RUL-11's diagram
+    assert session.picked == json.loads(case_position(_case_text(case)))
+    assert session.picked_options > 1  # "choose a die face", then the faces of its pyramid
