@@ -5,7 +5,8 @@ starts the live board, steps to the step the ruling's diagram draws, and the boa
 be the static diagrams' SVGs, element for element. The sandbox applies a pasted state and a die
 face, and must list the events with the clauses that the engine (run here, in CPython) gives
 for the same action; an illegal action shows its refusal's code and clause. Every request that
-would leave the site is refused and noted: none may be tried. The time from opening each page
+would leave the site is refused and noted: none may be tried. One ruling page starts as a site
+built without Node.js does, without the engine's memory snapshot. The time from opening each page
 to a live board ready is printed (and kept in ``artifacts/live-boards.txt``), not asserted:
 speed belongs to benchmarks.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ from test_live import _case, _case_text
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
 RULINGS = ("RUL-04", "RUL-11", "RUL-19", "RUL-48")  # RUL-48: the whirlwind
+BOOTED = "RUL-19"  # started without the snapshot, as a site built without Node.js starts
 READY = 180_000  # ms a page may take to start the engine on a loaded two-core machine
 
 _SAME_BOARDS = """async section => {
@@ -94,9 +97,17 @@ async def _start(page: Any, url: str, section: str) -> int:
     return int(await page.get_attribute(section, "data-ready-ms"))
 
 
+async def _without_snapshot(route: Any) -> None:
+    await route.fulfill(status=200, content_type="application/json", body='{"snapshot": null}')
+
+
 async def _ruling(page: Any, base: str, ruling: str, session: Session) -> None:
+    if ruling == BOOTED:  # the way a site built without Node.js starts: Pyodide boots here
+        await page.route(f"{base}assets/engine/start.json", _without_snapshot)
     ms = await _start(page, f"{base}docs/rulings/{ruling}.html", "#live")
-    session.ready_ms[ruling] = ms
+    session.ready_ms[ruling + (" (no snapshot)" if ruling == BOOTED else "")] = ms
+    if ruling == BOOTED:
+        await page.unroute(f"{base}assets/engine/start.json")
     key = int(await page.get_attribute("#live", "data-key-step"))
     while int(await page.get_attribute("#live", "data-step") or 0) < key:
         await page.click("#live [data-live-next]")
@@ -206,7 +217,18 @@ def test_the_time_to_a_live_board_is_printed(
 ) -> None:
     with capsys.disabled():
         print("\nlive board ready:", ", ".join(f"{p} {ms} ms" for p, ms in times.items()))
-    assert set(times) == {*RULINGS, "sandbox"} and all(ms > 0 for ms in times.values())
+    pages = {*RULINGS, "sandbox"} - {BOOTED} | {f"{BOOTED} (no snapshot)"}
+    assert set(times) == pages and all(ms > 0 for ms in times.values())
+
+
+def test_the_site_ships_a_snapshot_of_the_engine_where_node_runs(site: tuple[str, Path]) -> None:
+    _, out = site
+    start = json.loads((out / "assets" / "engine" / "start.json").read_text("utf-8"))
+    if shutil.which("node") is None:
+        assert start == {"snapshot": None}
+    else:
+        assert start == {"snapshot": "snapshot.bin"}
+        assert (out / "assets" / "engine" / "snapshot.bin").stat().st_size > 1_000_000
 
 
 def test_the_sandbox_starts_from_a_rulings_case(session: Session) -> None:

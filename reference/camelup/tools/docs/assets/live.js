@@ -2,7 +2,8 @@
 // No rule is written here: every board, event and refusal comes from camelup.tools.live, which
 // calls apply and legal_actions and draws with the same code as the static diagrams. Pyodide and
 // the engine are files of this site (assets/pyodide/, assets/engine/); nothing is fetched from
-// elsewhere. The engine starts when the reader asks for it ("Run it live"): some 12 MB.
+// elsewhere. The engine starts when the reader asks for it ("Run it live"): some 12 MB, and a
+// 25 MB snapshot of it when the site's build could make one (assets/engine/start.json says).
 (function () {
   "use strict";
   var sections = document.querySelectorAll("[data-live]");
@@ -16,12 +17,21 @@
   function startEngine() {
     if (!engine) {
       engine = (async function () {
+        var start = await (await fetch(asset("engine/start.json"))).json();
+        var options = { indexURL: asset("pyodide/") };
+        if (start.snapshot) {
+          // Pyodide's memory with camelup already imported (made by the site's build).
+          options._loadSnapshot = fetch(asset("engine/" + start.snapshot))
+            .then(function (response) { return response.arrayBuffer(); });
+        }
         var module = await import(asset("pyodide/pyodide.mjs"));
-        var pyodide = await module.loadPyodide({ indexURL: asset("pyodide/") });
+        var pyodide = await module.loadPyodide(options);
+        // The files are unpacked even after a snapshot, which keeps memory, not files: a module
+        // first imported later must find its source.
         var archive = await fetch(asset("engine/camelup-engine.zip"));
         if (!archive.ok) { throw new Error("the engine's archive did not load: " + archive.status); }
         pyodide.unpackArchive(await archive.arrayBuffer(), "zip", { extractDir: "/engine" });
-        pyodide.runPython("import sys; sys.path.insert(0, '/engine')");
+        pyodide.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
         return pyodide.pyimport("camelup.tools.live");
       })();
     }
