@@ -167,7 +167,9 @@ def _interrupted_run(
 
 
 @pytest.mark.parametrize(
-    ("number", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"]
+    ("number", "code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)],
+    ids=["SIGINT", "SIGTERM", "SIGHUP"],
 )
 def test_an_interrupted_run_writes_the_junit_report_of_the_finished_cases(
     tmp_path: Path, number: signal.Signals, code: int

@@ -40,6 +40,9 @@ TOY_CLAUSES = {
     "leg.score.net",  # no floor at zero at leg scoring
     "money.floor",
     "final.wrong-costs",  # ... nor at final scoring
+    # ... where a loss cut short is followed by a payout: the payout is named, since netting the
+    # two would give the adapter's money too (reached now that a game goes on past the first)
+    "final.correct-pays",
 }
 
 ERRORS_ON_MOVE_TILE = """\
@@ -106,7 +109,8 @@ def test_fuzz_finds_several_toy_mistakes_in_one_run(
     assert "finding(s), 0 known" in lines[1] and lines[1].endswith(
         f": {len(cases)} finding(s), 0 known"
     )
-    assert sum(" at /track/*: " in line for line in lines) == len(cases)
+    fields = (" at /track/*: ", " at /players/*/money: ")  # the moves; money without a floor
+    assert sum(any(f in line for f in fields) for line in lines) == len(cases)
     assert "\r" not in result.stderr  # no progress line when stderr is not a terminal
     assert result.stdout == ""
 
@@ -234,7 +238,9 @@ def test_known_findings_are_reported_not_written(
     # a fuzz entry: by clause, and by field when it gives one
     known = tmp_path / "known.toml"
     known.write_text(
-        '[[fuzz]]\nclause = "*"\npointer = "/track/*"\nreason = "track bugs known"\n', "utf-8"
+        '[[fuzz]]\nclause = "*"\npointer = "/track/*"\nreason = "track bugs known"\n'
+        '[[fuzz]]\nclause = "*"\npointer = "/players/*/money"\nreason = "no floor"\n',
+        "utf-8",
     )
     code, out, err = run_cli(capsys, *argv, "--expectations", str(known))
     assert code == 0 and out == "", err  # everything known: nothing to add, a clean exit
@@ -335,7 +341,8 @@ def test_fuzz_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def test_a_partnership_free_adapter_is_fuzzed_without_partnerships(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``no_partnerships.py`` errors on any case with a partnership step: none is sent."""
+    """``no_partnerships.py`` errors on any case with a partnership step: none is sent; and it
+    lists no ``form_partnership`` among its legal actions, which is no disagreement."""
     argv = ["--seed", "1", "--games", "12", "--ruleset", "second-partnerships"]
     code, out, err = run_cli(
         capsys, "conformance", "fuzz", "--adapter", faux("no_partnerships.py"), *argv
@@ -395,3 +402,26 @@ def test_the_adapters_own_ranking_is_compared_when_declared(
     for case in cases:
         [check] = [c for c in case["expect"] if "ranking" in c]
         assert len(check["ranking"]) == 5
+
+
+def test_a_game_goes_on_past_a_disagreement_from_the_references_position(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """camelcalc stacks the start camels in its own order, which shows at the given position of
+    nearly every game; put back on the reference's position, the same games show its other
+    mistakes too (a pyramid ticket paid at once), so one game counts in several groups."""
+    adapter = shlex.join([sys.executable, str(REPO / "adapters" / "camelcalc" / "adapter.py")])
+    argv = ["conformance", "fuzz", "--adapter", adapter, "--games", "12", "--max-findings", "99"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1, err
+    assert "fuzz: 12 of 12 game(s) disagreed" in err
+    counted = {
+        line.split(" at ")[0].removeprefix("fuzz: "): int(line.split(": ")[2].split(" game")[0])
+        for line in err.splitlines()
+        if " game(s), first game " in line
+    }
+    assert counted["setup.stack-order"] + counted["move.pyramid.take-ticket"] > 12, err
+    assert {c["clauses"][0] for c in cases_of(out)} >= {
+        "setup.stack-order",
+        "move.pyramid.take-ticket",
+    }

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from camelup.harness import InProcessReference, load_suite, run_cases
+from camelup.harness.families import FAMILIES, family_cases
 from camelup.harness.games import CONFIGS
 from camelup.harness.generate import generated_files
 from camelup.harness.suite import schema_folder, suite_directory
@@ -25,7 +26,7 @@ GENERATED = SUITE / "generated"
 def test_generation_is_deterministic_and_matches_the_committed_files() -> None:
     first, second = generated_files(), generated_files()
     assert first == second
-    assert sorted(first) == sorted(f"{c.name}.json" for c in CONFIGS)
+    assert sorted(first) == sorted(f"{c.name}.json" for c in (*CONFIGS, *FAMILIES))
     for name, text in first.items():
         assert (GENERATED / name).read_bytes() == text.encode("utf-8"), name
 
@@ -68,13 +69,16 @@ def test_generate_rewrites_the_folder(suite_copy: Path, capsys: pytest.CaptureFi
     (suite_copy / "generated" / "stray.json").write_text("{}")
     code, out, _ = run_cli(capsys, "conformance", "generate", "--suite", str(suite_copy))
     assert code == 0
-    assert f"{len(CONFIGS)} file(s), {4 * len(CONFIGS)} case(s)" in out
+    families = sum(len(family_cases(f)) for f in FAMILIES)
+    files = len(CONFIGS) + len(FAMILIES)
+    assert f"{files} file(s), {4 * len(CONFIGS) + families} case(s)" in out
     assert not (suite_copy / "generated" / "stray.json").exists()
     assert run_cli(capsys, "conformance", "generate", "--check", "--suite", str(suite_copy))[0] == 0
 
 
 def test_generated_cases_are_whole_varied_games() -> None:
-    suite = load_suite(files=sorted(GENERATED.glob("*.json")))
+    games = [GENERATED / f"{config.name}.json" for config in CONFIGS]
+    suite = load_suite(files=games)
     assert not suite.problems
     assert len(suite.cases) == 4 * len(CONFIGS)
     kinds: set[str] = set()
@@ -97,8 +101,7 @@ def test_generated_cases_are_whole_varied_games() -> None:
         "place_finish_card",
         "form_partnership",
     }
-    size = sum(p.stat().st_size for p in GENERATED.glob("*.json"))
-    assert size < 1_500_000
+    assert sum(p.stat().st_size for p in games) < 1_500_000
 
 
 def test_the_reference_passes_the_generated_cases_and_run_includes_them() -> None:

@@ -267,3 +267,44 @@ def test_the_reference_adapter_answers_a_malformed_message_with_the_pointer() ->
 
 def test_python_finds_the_test_helpers() -> None:  # the imports above need tests/ on sys.path
     assert str(Path(__file__).parent) in sys.path
+
+
+def test_the_state_schemas_sets_are_read_from_their_x_set_annotations() -> None:
+    from camelup.io.wire import facts
+
+    sets = dict(facts().sets)
+    assert sets == {
+        ("ruleset", "modules"): "value",
+        ("ruleset", "variants"): "value",
+        ("tiles",): "space",
+        ("pyramid",): "camels",
+        ("players", "*", "finish_cards"): "camels",
+        ("result", "winners"): "value",
+    }
+    assert facts().set_order(("players", "3", "finish_cards")) == "camels"
+    assert facts().set_order(("players", "3", "leg_tickets")) is None  # taken in order
+
+
+def test_a_set_annotation_sorts_what_the_judge_compares() -> None:
+    from camelup.harness.compare import normalise
+
+    state = {
+        "pyramid": ["grey", "yellow", "blue"],
+        "revealed": [{"die": "yellow"}, {"die": "blue"}],
+    }
+    canonical = normalise(state, (), ("blue", "green", "red", "yellow", "purple"))
+    assert canonical["pyramid"] == ["blue", "yellow", "grey"]
+    assert canonical["revealed"] == [{"die": "yellow"}, {"die": "blue"}]  # an order: kept
+
+
+def test_every_action_type_has_the_clause_of_its_definition() -> None:
+    from camelup.io.wire import facts
+
+    kinds = {
+        branch["if"]["properties"]["type"]["const"]
+        for branch in bundled().documents["action"]["allOf"]
+    }
+    assert facts().action_clauses.keys() == kinds
+    assert facts().action_clause("place_tile") == "tile.place.empty-space"
+    assert facts().action_clause("no_such_action") == "turn.one-action"
+    assert all(clause in CLAUSES for clause in facts().action_clauses.values())

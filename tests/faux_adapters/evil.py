@@ -15,9 +15,14 @@ so that a test can wait for progress and check afterwards that no process was le
 - ``flood``: answers like the reference, but on CASE-ID writes 1 MiB chunks without a newline,
   forever.
 - ``deep``: answers like the reference, but on CASE-ID with ``/players/0/money`` of the initial
-  state a list nested 600 deep (CASE-ID ``*``: on every case).
+  state a list nested 300 deep: deeper than the runner compares, within what the reader
+  reads (CASE-ID ``*``: on every case).
 - ``bad-state``: answers like the reference, but on CASE-ID with ``{"track": 5}`` as the
   initial state (no state at all, where no check of the case looks).
+- ``blank``: answers like the reference, but on CASE-ID writes blank lines, forever.
+- ``extra-steps``: answers like the reference, but on CASE-ID with 1,000 more steps than the
+  case has.
+- ``seq-true``: answers like the reference, but with ``"seq": true`` on CASE-ID.
 - ``control``: an implementation name and stderr full of terminal control sequences and NUL;
   CASE-ID is ``ERRORED,CRASH``: an ``errored`` reply whose message holds them on the first,
   a crash right after writing them to stderr on the second.
@@ -71,9 +76,21 @@ def answer(message: Message) -> Message | None:
             while True:
                 sys.stdout.write(chunk)
                 sys.stdout.flush()
+        if MODE == "blank":
+            while True:
+                sys.stdout.write("\n" * 4096)
+                sys.stdout.flush()
+        if MODE in ("extra-steps", "seq-true"):
+            reply = reference_answer(message)
+            if MODE == "seq-true":
+                reply["seq"] = True
+            else:
+                reply["steps"] = [*reply.get("steps", []), *[{"state": {}}] * 1000]
+            log(f"served {case_id}")
+            return reply
         if MODE == "deep":
             reply = reference_answer(message)
-            reply["initial_state"]["players"][0]["money"] = deep(600)
+            reply["initial_state"]["players"][0]["money"] = deep(300)
             log(f"served {case_id}")
             return reply
     if MODE == "bad-state" and case_id == target():

@@ -1,5 +1,6 @@
 """Declares ``"partnerships": false`` (2nd edition, 6-8 players without partnership cards) and
-refuses every ``form_partnership``; answers like the reference otherwise."""
+errors on every ``form_partnership`` step; answers like the reference otherwise, but lists no
+``form_partnership`` among its legal actions (it has none)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ class NoPartnerships(ReferenceAdapter):
     def run(self, case: Message) -> Message:
         if any(step["action"]["type"] == "form_partnership" for step in case["steps"]):
             return {"errored": {"message": "sent a partnership case"}}
-        return super().run(case)
+        reply = super().run(case)
+        for moment, actions in reply.get("legal_actions", {}).items():  # it knows of none
+            reply["legal_actions"][moment] = [a for a in actions if a["type"] != "form_partnership"]
+        return reply
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from camelup.cli import signals
 from camelup.cli.common import HelpFormatter, error_line, group
 from camelup.cli.output import OutputError, guarded_stdout, silence_stdout
 from camelup.io import exits
+from camelup.io.outputs import OutputRefused
 
 DESCRIPTION = "The Camel Up reference implementation: the spec's clauses and the conformance suite."
 
@@ -132,6 +133,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return exits.BROKEN_PIPE
             error_line("camelup", f"cannot write to standard output: {error.strerror}")
             return exits.OUTPUT
+        except OutputRefused as error:  # a file or folder asked for (-o, --out, DIR)
+            error_line("camelup", str(error))
+            return error.exit_code
         except KeyboardInterrupt as error:
             interrupted = exits.interruption(error)
             error_line("camelup", f"interrupted ({interrupted.signal_name})")

@@ -18,8 +18,11 @@ from typing import Any
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import Verb
 from camelup.io import exits
+
+MAX_JOBS = 64  # as fuzz --jobs: more workers than that only fight over the cores
 
 DESCRIPTION = """\
 Exact odds of the current leg of a position: each racing camel's chance of each place, the
@@ -96,12 +99,13 @@ def _fail(message: str, code: int) -> int:
 
 def _state_from_file(name: str) -> Any:
     from camelup.io.codec import loads_state
+    from camelup.io.gate import InputRefused, read_input
     from camelup.model.errors import CamelUpError
 
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError as error:
-        raise _InputError(f"{name}: {error.strerror or error}") from None
+        data = read_input(name)
+    except InputRefused as error:
+        raise _InputError(f"{name}: {error}") from None
     try:
         return loads_state(data)
     except CamelUpError as error:
@@ -159,8 +163,8 @@ def handle(options: OddsOptions) -> int:
         return _fail("--after needs --case", exits.USAGE)
     if options.race is not None and options.race < 1:
         return _fail("--race N needs N >= 1", exits.USAGE)
-    if options.jobs < 1:
-        return _fail("--jobs J needs J >= 1", exits.USAGE)
+    if not 1 <= options.jobs <= MAX_JOBS:
+        return _fail(f"--jobs J needs 1 <= J <= {MAX_JOBS}", exits.USAGE)
     try:
         if options.state is None:
             state = _state_from_case(options)
@@ -173,18 +177,43 @@ def handle(options: OddsOptions) -> int:
     if not options.json:
         return _print_as_they_come(state, options)
     leg = odds.leg_odds(state)
-    if options.no_tiles:
-        values = odds.action_values(state, leg, tiles=False)
-    else:
-        values = odds.action_values(state, leg)
-    document = as_json(leg, values)
-    if options.race is not None:
+    values = odds.action_values(state, leg, tiles=not options.no_tiles)
+    estimates, interrupted = _race(state, options)
+    with signals.current.deferred():  # the answer is never cut in the middle
+        document = as_json(leg, values)
+        if estimates is not None:
+            document["race"] = _race_json(estimates)
+        elif interrupted is not None:
+            document["race"] = {"interrupted": interrupted.signal_name}
+        print(json.dumps(document, indent=2))
+        return _finish(interrupted)
+
+
+def _race(state: Any, options: OddsOptions) -> tuple[Any, exits.Interrupted | None]:
+    """The Monte Carlo estimates when asked for, or the signal that stopped them."""
+    from camelup.odds import exact as odds
+
+    if options.race is None:
+        return None, None
+    try:
         estimates = odds.race_estimates(
-            state, options.race, options.seed, options.jobs, _progress(options.race)
+            state,
+            options.race,
+            options.seed,
+            options.jobs,
+            _progress(options.race),
+            exits.worker_pool,
         )
-        document["race"] = _race_json(estimates)
-    print(json.dumps(document, indent=2))
-    return exits.OK
+    except KeyboardInterrupt as error:  # the exact odds are computed: they are kept
+        return None, exits.interruption(error)
+    return estimates, None
+
+
+def _finish(interrupted: exits.Interrupted | None) -> int:
+    if interrupted is None:
+        return exits.OK
+    _fail(f"race interrupted ({interrupted.signal_name}): the exact odds above are complete", 0)
+    return interrupted.exit_code
 
 
 def _print_as_they_come(state: Any, options: OddsOptions) -> int:
@@ -212,16 +241,18 @@ def _print_as_they_come(state: Any, options: OddsOptions) -> int:
             best = max(tiles, key=lambda v: v.value)
             print(f"best tile action: {float(best.value):+.4f}  {_action_label(best.action)}")
     print(f"(all in {time.perf_counter() - start:.2f} s)", flush=True)
-    if options.race is not None:
-        estimates = odds.race_estimates(
-            state, options.race, options.seed, options.jobs, _progress(options.race)
-        )
-        _print_race(estimates)
-    return exits.OK
+    estimates, interrupted = _race(state, options)
+    with signals.current.deferred():
+        if estimates is not None:
+            _print_race(estimates)
+        return _finish(interrupted)
 
 
 def _progress(total: int) -> Any:
-    """A progress line on stderr, at most once a second, for runs that take a while."""
+    """A progress line on a terminal's stderr, at most once a second, for runs that take a
+    while (none into a file or a pipe: a log would fill with carriage returns)."""
+    if not sys.stderr.isatty():
+        return None
     done = 0
     start = last = time.monotonic()
 

@@ -7,6 +7,7 @@ The verb lives in its own module and touches the rest of the command line only t
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -15,6 +16,7 @@ import attrs
 
 from camelup.cli.colour import use_color
 from camelup.cli.common import Verb
+from camelup.cli.output import OutputError
 from camelup.io import exits
 
 HELP = "draw a state, or a step of a conformance case, as an SVG diagram or as text"
@@ -35,7 +37,9 @@ class _Refused(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the verb's options on ``parser`` (the ``render`` subparser)."""
-    parser.add_argument("state", nargs="?", metavar="STATE.json", help="a state in the JSON format")
+    parser.add_argument(
+        "state", nargs="?", metavar="STATE.json", help="a state in the JSON format ('-': stdin)"
+    )
     parser.add_argument("--case", metavar="ID", help="a case of the conformance suite, by its ID")
     step = parser.add_mutually_exclusive_group()
     step.add_argument(
@@ -83,12 +87,15 @@ class RenderOptions:
 
 def _read_state(path: str) -> Any:
     from camelup.io.codec import loads_state
+    from camelup.io.gate import InputMissing, InputRefused, read_input
     from camelup.model.errors import CamelUpError
 
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise _Refused(exits.USAGE, f"{path}: cannot read ({error.strerror or error})") from None
+        data = read_input(path)
+    except InputMissing as error:
+        raise _Refused(exits.USAGE, f"{path}: {error}") from None
+    except InputRefused as error:
+        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
     try:
         return loads_state(data)
     except CamelUpError as error:
@@ -163,17 +170,21 @@ def handle(options: RenderOptions) -> int:
                 sys.stdout.write(drawing)
             else:
                 sys.stdout.flush()
-                buffer.write(drawing.encode("utf-8"))
-                buffer.flush()
+                try:
+                    buffer.write(drawing.encode("utf-8"))
+                    buffer.flush()
+                except OSError as error:  # main's: 141 for a closed pipe, 74 otherwise
+                    raise OutputError(
+                        error.errno or errno.EIO, error.strerror or str(error)
+                    ) from None
             return exits.OK
         drawing = _draw(options, None)  # drawn first: a refusal leaves no empty file behind
-        Path(options.output).write_text(drawing, encoding="utf-8")
+        from camelup.io.outputs import write_output
+
+        write_output(Path(options.output), drawing)
     except _Refused as refusal:
         print(f"camelup render: {refusal}", file=sys.stderr)
         return refusal.code
-    except OSError as error:
-        print(f"camelup render: {options.output}: {error.strerror or error}", file=sys.stderr)
-        return exits.USAGE
     return exits.OK
 
 

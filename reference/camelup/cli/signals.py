@@ -1,4 +1,4 @@
-"""SIGINT and SIGTERM during a command: the first one stops the work where it is (as an
+"""SIGINT, SIGTERM and SIGHUP during a command: the first one stops the work where it is (as an
 :class:`~camelup.io.exits.Interrupted`), so that what already finished can still be written out.
 
 While a report is being written (:meth:`Signals.deferred`) a signal is only remembered: the
@@ -17,7 +17,11 @@ from types import FrameType
 
 from camelup.io.exits import Interrupted
 
-HANDLED = (signal.SIGINT, signal.SIGTERM)
+HANDLED = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+)  # Ctrl-C, a cancelled job, a closed terminal
 
 
 class Signals:

@@ -109,6 +109,7 @@ CLAUSES_NAMED = frozenset(
         "bet.finish.pile-order",
         "move.stack.carry",
         "move.unit.lands-on-top",
+        "end.crossing.racing",
         "crazy.carry",
         "leg.end.first",
         "leg.end.second",
@@ -227,12 +228,21 @@ class Attribution:
             if e.get("type") in ("unit_moved", "whirlwind_step")
         ]
         self.die_move = moves[0] if moves else None  # the move the die made, before any tile's
+        self.diagnosed: set[str] = set()  # the clauses named by a kind of difference recognised
         self.leg_end = self._leg_end_missed()
 
     def best(self, named: Sequence[tuple[str, Rank]]) -> str:
         """The clause that names a divergence as a whole: that of the earliest event behind
         any of its members (the first member's, at a tie)."""
-        return min(named, key=lambda item: item[1])[0] if named else self.fallback
+        return best_of(named) if named else self.fallback
+
+    def explained(self, named: Sequence[tuple[str, Rank]]) -> bool:
+        """Whether the clause :meth:`best` names is a diagnosis read from the events of the
+        step: the kind of difference recognised (another crazy camel chosen, the mover left
+        behind, riders dropped or turned over, a loss the floor cut short, a move stopped at the
+        line), not merely the last event that wrote the member, whose clause a check that looks
+        at the member may well name better."""
+        return bool(named) and best_of(named) in self.diagnosed
 
     def clause_of(self, tokens: Tokens) -> tuple[str, Rank]:
         """The clause behind the member at ``tokens``, and its rank."""
@@ -290,6 +300,8 @@ class Attribution:
         named = clause or event.get("clause")
         if not isinstance(named, str) or not named:
             return self.fallback, self.late
+        if clause is not None or decides_unit:
+            self.diagnosed.add(named)
         if (
             named == "leg.score.net"
             and clause is None
@@ -304,6 +316,8 @@ class Attribution:
             return self.fallback, self.late
         move = self.events[die]
         crazy = any(str(c).startswith("crazy-") for c in move.get("unit", [])[:1])
+        if not crazy and self._stopped_at_the_line(move):
+            return self._named(die, "end.crossing.racing")
         if not touching:
             # The adapter put a camel where the reference moved none: the die's move went wrong.
             return self._named(die, None)
@@ -319,6 +333,16 @@ class Attribution:
                 if got[: len(unit)] == unit:
                     return self._named(die, "move.unit.lands-on-top")
         return self._named(*touching[-1])
+
+    def _stopped_at_the_line(self, move: Mapping[str, Any]) -> bool:
+        """Whether the die's move went past space 16 and the adapter left its unit short of the
+        line (a move capped at 16, say), not elsewhere beyond it."""
+        destination = move.get("to_space")
+        unit = [str(c) for c in move.get("unit", [])]
+        if not isinstance(destination, int) or destination <= 16 or not unit:
+            return False
+        where = _space_of(self.got, unit[0])
+        return where is not None and where.lstrip("-").isdigit() and int(where) <= 16
 
     def _origin_clause(self, die: int, space: str, crazy: bool) -> tuple[str, Rank]:
         """What left the die's space differs: the mover stayed or a camel below it left (the
@@ -382,7 +406,21 @@ class Attribution:
         return "leg.end.first" if self.edition == "first" else "leg.end.second"
 
     def _unfloored(self, seat: str, index: int) -> bool:
-        """Whether the adapter took the seat's whole loss where the reference stopped at 0."""
+        """Whether the adapter took the seat's whole loss where the reference stopped at 0 (a
+        step of several payments, one cut short, is left to :meth:`_payment`: netting them
+        would give the same money)."""
+        gap = self._floor_gap(seat, index)
+        try:
+            start = int(self.before["players"][int(seat)]["money"])
+            got = int(self.got["players"][int(seat)]["money"]) - start
+            wanted = int(self.want["players"][int(seat)]["money"]) - start
+        except (KeyError, IndexError, TypeError, ValueError):
+            return False
+        return gap != 0 and got == wanted + gap
+
+    def _floor_gap(self, seat: str, index: int) -> int:
+        """What the floor spared the seat in the payment at ``index``: what it owed less what
+        it paid (0 for no loss cut short)."""
         event = self.events[index]
         scores = [s for s in event.get("scores", []) if str(s.get("player")) == seat]
         if event.get("type") == "leg_scored" and scores:
@@ -390,16 +428,10 @@ class Attribution:
         elif event.get("type") == "finish_card_scored":
             owed, paid = event.get("amount"), event.get("paid")
         else:
-            return False
-        try:
-            start = int(self.before["players"][int(seat)]["money"])
-            got = int(self.got["players"][int(seat)]["money"]) - start
-            wanted = int(self.want["players"][int(seat)]["money"]) - start
-        except (KeyError, IndexError, TypeError, ValueError):
-            return False
-        if not isinstance(owed, int) or not isinstance(paid, int) or owed == paid:
-            return False
-        return got == wanted - paid + owed
+            return 0
+        if not isinstance(owed, int) or not isinstance(paid, int):
+            return 0
+        return owed - paid
 
     def _payment(self, seat: str, touching: list[int]) -> int:
         """Of the events that paid ``seat`` this step, the one the adapter left out when that
@@ -435,6 +467,11 @@ class Attribution:
         if all(c.startswith("crazy-") for c in odd):
             return "setup.crazy-space"
         return "setup.racing-camels"
+
+
+def best_of(named: Sequence[tuple[str, Rank]]) -> str:
+    """The clause of the earliest event (the first member's, at a tie)."""
+    return min(named, key=lambda item: item[1])[0]
 
 
 def _same_items(left: Any, right: Any) -> bool:

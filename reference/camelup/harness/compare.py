@@ -11,6 +11,7 @@ equal numbers.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -32,10 +33,12 @@ from camelup.harness.suite import (
 from camelup.harness.unpatched import unpatched
 from camelup.io import schemas
 from camelup.io.jsonio import pointer
+from camelup.io.wire import facts
+from camelup.model.ruleset import RACING_CAMELS
 
-RACING_ORDER = {
-    "first": ("blue", "green", "orange", "yellow", "white"),
-    "second": ("blue", "green", "red", "yellow", "purple"),
+RACING_ORDER = {  # the order sets of camels are sorted in: the model's
+    edition.value: tuple(camel.value for camel in camels)
+    for edition, camels in RACING_CAMELS.items()
 }
 _ON_BOARD = frozenset(str(space) for space in range(1, 17))
 
@@ -107,12 +110,6 @@ def camel_order(case: Case) -> tuple[str, ...]:
     return RACING_ORDER.get(case.edition, ())
 
 
-def _fits(tokens: Sequence[str], pattern: Sequence[str]) -> bool:
-    return len(tokens) == len(pattern) and all(
-        p in ("*", t) for t, p in zip(tokens, pattern, strict=True)
-    )
-
-
 def _rank(order: Sequence[str]) -> Any:
     def key(item: Any) -> tuple[int, str]:
         text = item if isinstance(item, str) else compact(item)
@@ -121,46 +118,41 @@ def _rank(order: Sequence[str]) -> Any:
     return key
 
 
-_SET_ARRAYS = (
-    ("players", "*", "finish_cards"),
-    ("pyramid",),
-    ("tiles",),
-    ("ruleset", "modules"),
-    ("ruleset", "variants"),
-    ("result", "winners"),
-)
+def _by_space(tile: Any) -> tuple[int, str]:
+    return (tile.get("space", 0), compact(tile)) if isinstance(tile, dict) else (0, "")
+
+
+def _by_value(item: Any) -> tuple[int, Any]:
+    if isinstance(item, int) and not isinstance(item, bool):
+        return (0, item)
+    return (1, item if isinstance(item, str) else compact(item))
 
 
 def _is_set(tokens: Sequence[str]) -> bool:
-    """Whether the array at ``tokens`` of a state stands for a set (compared in any order)."""
-    return (
-        bool(tokens)
-        and tokens[0] in _SET_HEADS
-        and any(_fits(tokens, pattern) for pattern in _SET_ARRAYS)
-    )
+    """Whether the array at ``tokens`` of a state stands for a set (compared in any order): its
+    schema says ``x-set`` (:mod:`camelup.io.wire`)."""
+    if not tokens or tokens[0] not in _set_heads():
+        return False
+    return facts().set_order(tuple(tokens)) is not None
 
 
-_SET_HEADS = frozenset(pattern[0] for pattern in _SET_ARRAYS)
+@functools.cache
+def _set_heads() -> frozenset[str]:
+    return frozenset(path[0] for path, _ in facts().sets)
 
 
 def _sorted_set(tokens: Sequence[str], items: list[Any], order: Sequence[str]) -> list[Any]:
     """``items`` in canonical order when the array at ``tokens`` stands for a set."""
-    if not tokens or tokens[0] not in _SET_HEADS:
+    if not tokens or tokens[0] not in _set_heads():
         return items  # the common case, decided without matching every pattern
+    kind = facts().set_order(tuple(tokens))
     try:
-        if _fits(tokens, ("players", "*", "finish_cards")):
-            return sorted(items, key=_rank(order))
-        if _fits(tokens, ("pyramid",)):
+        if kind == "camels":
             return sorted(items, key=_rank((*order, "grey")))
-        if _fits(tokens, ("tiles",)):
-            return sorted(
-                items,
-                key=lambda t: (t.get("space", 0), compact(t)) if isinstance(t, dict) else (0, ""),
-            )
-        if _fits(tokens, ("ruleset", "modules")) or _fits(tokens, ("ruleset", "variants")):
-            return sorted(items, key=_rank(()))
-        if _fits(tokens, ("result", "winners")):
-            return sorted(items, key=lambda s: (0, s) if isinstance(s, int) else (1, compact(s)))
+        if kind == "space":
+            return sorted(items, key=_by_space)
+        if kind == "value":
+            return sorted(items, key=_by_value)
     except TypeError:
         pass
     return items

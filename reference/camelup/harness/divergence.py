@@ -73,6 +73,8 @@ class FirstDivergence:
     actual: tuple[Any, ...] = ()  # the adapter's (a member one side lacks is MISSING there)
     refused: str | None = None  # "adapter" or "reference": who refused the step alone
     error: Mapping[str, Any] | None = None  # that refusal's error
+    explained: bool = True  # the clause is read from the reference's events (or a refusal's)
+    explained_at: tuple[bool, ...] = ()  # per pointer: its clause is read from an event
 
     def mismatch(self, case: Case) -> Mismatch:
         """The divergence as the one failure of its case."""
@@ -113,6 +115,15 @@ class FirstDivergence:
             pointers=self.pointers,
             divergence=True,
         )
+
+    def clause_at(self, where: str) -> tuple[str, bool]:
+        """The clause of the first differing member at, under or above the pointer ``where``,
+        and whether an event of the step explains it (else: the divergence's own)."""
+        for number, member in enumerate(self.pointers):
+            if member == where or member.startswith(where + "/") or where.startswith(member + "/"):
+                explained = self.explained_at[number] if self.explained_at else self.explained
+                return self.clauses[number], explained
+        return self.clause, self.explained
 
     def _diff(self) -> tuple[str, ...]:
         lines: list[str] = []
@@ -158,23 +169,65 @@ def judge(
     """``mismatches`` (from :func:`camelup.harness.compare.compare`) with the first
     divergence of ``reply`` from the reference put in and everything after it silenced.
 
-    Nothing changes for a case of fewer than :data:`MIN_STEPS` steps, for an odds solver, and
-    when either side refused the given position (the error checks at 0 judge that).
+    A case of one step (fewer than :data:`MIN_STEPS`) has nothing to silence: its failing
+    checks at the diverging step are only named after the divergence
+    (:func:`named_by_events`). Nothing changes for an odds solver, and when either side refused
+    the given position (the error checks at 0 judge that).
     """
-    if len(case.steps) < MIN_STEPS or capabilities == SOLVER or "initial_error" in reply:
+    if not case.steps or capabilities == SOLVER or "initial_error" in reply:
         return Judged(tuple(mismatches))
+    if len(case.steps) < MIN_STEPS and not mismatches:
+        return Judged(())  # nothing to name, nothing to silence
     reference = reference_reply(case)
     found = first_divergence(case, reply, reference)
     if found is None:
         return Judged(tuple(mismatches))
+    if len(case.steps) < MIN_STEPS:
+        return Judged(tuple(named_by_events(m, found, case) for m in mismatches))
     kept = [m for m in mismatches if m.after < found.after]
     later = tuple(
         c.index for c in case.checks if c.after > found.after and applicable(c, capabilities)
     )
     own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
     folded = [m for m in mismatches if m.after == found.after and m.check in own]
-    found = with_checks_clauses(found, folded)
-    return Judged((*kept, found.mismatch(case)), found, later)
+    if not found.explained or any(refines(m.clause, found.clause) for m in folded):
+        found = with_checks_clauses(found, folded)
+    mismatch = found.mismatch(case)
+    named = [m.clause for m in folded if m.clause != found.clause]
+    if named:
+        note = _naming_note(found.after, found.clause, named[0])
+        mismatch = attrs.evolve(mismatch, diff=(*mismatch.diff, note))
+    return Judged((*kept, mismatch), found, later)
+
+
+def named_by_events(mismatch: Mismatch, found: FirstDivergence, case: Case) -> Mismatch:
+    """``mismatch`` named after ``found``, the first divergence, when it fails at that moment
+    and the reference's events there explain it (a check names the clause its case is about,
+    the events the rule that went otherwise); its diff says which clause the check names."""
+    if mismatch.after != found.after:
+        return mismatch
+    clause, explained = found.clause, found.explained
+    if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
+        clause, explained = found.clause_at(mismatch.pointer)
+    if not explained or mismatch.clause == clause or refines(mismatch.clause, clause):
+        return mismatch
+    note = _naming_note(found.after, clause, mismatch.clause)
+    return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
+
+
+def refines(check_clause: str, event_clause: str) -> bool:
+    """Whether a check's clause is a sibling of the clause the events name (``leg.score.second``
+    beside ``leg.score.net``): the events name the rule that went otherwise, the check the part
+    of it its case is about, which then says more."""
+    family = event_clause.rpartition(".")[0]
+    return bool(family) and check_clause.rpartition(".")[0] == family
+
+
+def _naming_note(moment: int, clause: str, check_clause: str) -> str:
+    where = "the given position" if moment == 0 else f"step {moment}"
+    return (
+        f"named after the reference's events at {where} ({clause}); the check names {check_clause}"
+    )
 
 
 def with_checks_clauses(found: FirstDivergence, folded: Sequence[Mismatch]) -> FirstDivergence:
@@ -216,7 +269,10 @@ def first_divergence(
         if got_error is not None:
             events = reference["steps"][moment - 1].get("events", [])
             clause = _refusal_clause(got_error, events, case)
-            return FirstDivergence(moment, clause, refused="adapter", error=got_error)
+            explained = clause != case.primary_clause
+            return FirstDivergence(
+                moment, clause, refused="adapter", error=got_error, explained=explained
+            )
         if want_error is not None:
             clause = want_error.get("clause") or case.primary_clause
             return FirstDivergence(moment, clause, refused="reference", error=want_error)
@@ -247,6 +303,8 @@ def first_divergence(
             tuple(clause for clause, _ in named),
             tuple(w for _, w, _ in found),
             tuple(g for _, _, g in found),
+            explained=moment > 0 and attribution.explained(named),
+            explained_at=tuple(moment > 0 and attribution.explained([n]) for n in named),
         )
     return None
 

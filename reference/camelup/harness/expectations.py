@@ -45,6 +45,7 @@ import attrs
 from camelup.harness.nesting import MAX_DEPTH
 from camelup.harness.suite import display_path, prefix_matches
 from camelup.io import schemas
+from camelup.io.gate import InputRefused, read_path
 from camelup.io.jsonio import JSONInputError, read_json_file
 
 Status = Literal["xfail", "skip"]
@@ -125,9 +126,9 @@ def load_expectations(path: Path) -> Expectations:
             raise ExpectationsError(f"{name}{where}: {error.message}") from None
     else:
         try:
-            data = tomllib.loads(path.read_bytes().decode("utf-8"))
-        except OSError as error:
-            raise ExpectationsError(f"{name}: cannot read: {error.strerror or error}") from None
+            data = tomllib.loads(read_path(path).decode("utf-8"))
+        except InputRefused as error:
+            raise ExpectationsError(f"{name}: {error}") from None
         except UnicodeDecodeError as error:
             raise ExpectationsError(f"{name}: not UTF-8 text: {error.reason}") from None
         except tomllib.TOMLDecodeError as error:

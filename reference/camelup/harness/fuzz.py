@@ -41,9 +41,10 @@ from camelup.harness.compare import (
     reply_kind,
     wire_for,
 )
+from camelup.harness.divergence import positions
 from camelup.harness.expectations import Expectations
 from camelup.harness.games import CONFIGS, RulesetConfig, random_game
-from camelup.harness.lockstep import ACTION_CLAUSES, Divergence, first_divergence
+from camelup.harness.lockstep import Divergence, first_divergence
 from camelup.harness.nesting import too_deep_reply
 from camelup.harness.protocol import Broken, Hello, Reply
 from camelup.harness.runner import Client
@@ -56,6 +57,8 @@ from camelup.harness.shrink import (
 )
 from camelup.harness.suite import parse_case
 from camelup.io.codec import ruleset_from_json, to_json
+from camelup.io.exits import Interrupted, interruption, quiet_worker, signals_held
+from camelup.io.wire import facts
 from camelup.model.ruleset import Ruleset
 
 ROUND = 20  # games judged per round; fixed, so that where a run stops does not depend on jobs
@@ -97,6 +100,7 @@ class Finding:
     shrunk_steps: int  # the steps of the shortest game from the setup that still disagrees
     checks: int  # candidates checked on the adapter while shrinking
     confirmed: bool  # the written case fails against the adapter
+    resumed: bool = False  # the game shrunk is the rest of one, after an earlier divergence
 
 
 @attrs.frozen
@@ -118,6 +122,9 @@ class FuzzResult:
     findings: tuple[Finding, ...]
     known: tuple[KnownGroup, ...]
     stopped_early: bool  # max_findings was reached before the last game
+    # The signal that stopped the games (SIGINT, SIGTERM, SIGHUP); the findings so far are
+    # then not shrunk (that needs the adapter, and the user asked to stop): each is its game.
+    interrupted: Interrupted | None = None
 
 
 @attrs.frozen
@@ -174,15 +181,48 @@ class Judge:
 
     def judge(self, wires: Sequence[Mapping[str, Any]]) -> list[Verdict]:
         """Per case: its first divergence, None when the adapter agrees, or "skipped"."""
+        return [verdict for verdict, _ in self._judged(wires)]
+
+    def _judged(self, wires: Sequence[Mapping[str, Any]]) -> list[tuple[Verdict, Any]]:
+        """Per case: its verdict, and the reference's reply when it was needed."""
         asked = [self.asked(w) for w in wires]
         outcomes = self.outcomes(asked)
         return [self._divergence(a, o) for a, o in zip(asked, outcomes, strict=True)]
+
+    def judge_through(
+        self, wires: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[Verdict, tuple[Later, ...]]]:
+        """Per game: its first divergence (or None, or "skipped") and every later one, found by
+        putting the adapter back on the reference's position after each divergence and playing
+        the rest of the game from there, so that one bug does not hide the others."""
+        first = self._judged(wires)
+        later: list[list[Later]] = [[] for _ in wires]
+        pending = [
+            (number, wire, verdict, reference)
+            for number, (wire, (verdict, reference)) in enumerate(zip(wires, first, strict=True))
+        ]
+        while pending:
+            resumed = [
+                (number, rest)
+                for number, wire, verdict, reference in pending
+                if isinstance(verdict, Divergence)
+                and (rest := _rest_of_game(wire, verdict, reference)) is not None
+            ]
+            judged = self._judged([rest for _, rest in resumed])
+            pending = []
+            for (number, rest), (verdict, reference) in zip(resumed, judged, strict=True):
+                # An adapter that cannot hold the reference's position (it reads it otherwise)
+                # shows the earlier bug again, not a new one: the game ends there.
+                if isinstance(verdict, Divergence) and verdict.moment > 0:
+                    later[number].append(Later(rest, attrs.evolve(verdict, body=None)))
+                    pending.append((number, rest, verdict, reference))
+        return [(verdict, tuple(more)) for (verdict, _), more in zip(first, later, strict=True)]
 
     def one(self, wire: Mapping[str, Any]) -> Divergence | None:
         [found] = self.judge([wire])
         return found if isinstance(found, Divergence) else None
 
-    def _divergence(self, wire: Mapping[str, Any], outcome: Any) -> Verdict:
+    def _divergence(self, wire: Mapping[str, Any], outcome: Any) -> tuple[Verdict, Any]:
         if isinstance(outcome, Broken):
             raise AdapterBroke(outcome.message, outcome.stderr)
         assert isinstance(outcome, Reply)
@@ -192,18 +232,56 @@ class Judge:
         try:
             kind = reply_kind(body)
             if kind == "skipped":
-                return "skipped"
+                return "skipped", None
             reference = run_case(wire)
             if "errored" in reference:  # the reference cannot run it: a bug of camelup
                 raise RuntimeError(f"the reference cannot run a fuzz case: {reference}")
             if kind == "errored":
-                return _errored(wire, reference, body)
+                return _errored(wire, reference, body), None
             _check_shape(wire, body, self.hello.capabilities)
-            return first_divergence(wire, reference, body, self.hello.capabilities, known_clause)
+            found = first_divergence(
+                wire,
+                reference,
+                body,
+                self.hello.capabilities,
+                known_clause,
+                partnerships=self.hello.partnerships,
+            )
+            return found, reference
         except ProtocolViolation as error:
             raise AdapterBroke(f"malformed reply: {error}") from None
         except RecursionError:  # deep, but not seen as such from its text
             raise AdapterBroke(too_deep_reply(body)) from None
+
+
+@attrs.frozen
+class Later:
+    """A divergence found after an earlier one of the same game: ``wire`` is the rest of the
+    game, from the reference's position after the earlier divergence."""
+
+    wire: dict[str, Any]
+    divergence: Divergence
+
+
+def _rest_of_game(
+    wire: Mapping[str, Any], divergence: Divergence, reference: Any
+) -> dict[str, Any] | None:
+    """The steps after ``divergence`` from the reference's position at it, or None when nothing
+    is left to play (the last step, an adapter that errored, or a given state it read wrongly:
+    a setup it laid out wrongly is given to it again as the reference's state)."""
+    moment = divergence.moment
+    if (
+        divergence.kind == "errored"
+        or not isinstance(reference, dict)
+        or "steps" not in reference
+        or not 0 <= moment < len(wire["steps"])
+        or (moment == 0 and "setup" not in wire["given"])
+    ):
+        return None
+    state, _ = positions(reference)[moment]
+    if state.get("result") is not None:
+        return None
+    return wire_case(wire["ruleset"], {"state": state}, actions_of(wire)[moment:])
 
 
 def _errored(wire: Mapping[str, Any], reference: Mapping[str, Any], body: Any) -> Divergence:
@@ -215,7 +293,7 @@ def _errored(wire: Mapping[str, Any], reference: Mapping[str, Any], body: Any) -
     if chosen:
         clause = str(chosen[0]["clause"])
     elif wire["steps"]:
-        clause = ACTION_CLAUSES.get(str(wire["steps"][-1]["action"].get("type")), "turn.order")
+        clause = facts().action_clause(wire["steps"][-1]["action"].get("type"), "turn.order")
     else:
         clause = "setup.racing-camels"
     summary = f"the adapter errored: {message}" if message else "the adapter errored"
@@ -262,14 +340,17 @@ class _Judged:
 
     steps: int
     verdict: Verdict
+    later: tuple[Later, ...] = ()  # the divergences after the first, each on the rest of the game
 
 
 def _judge_draws(judge: Judge, draws: Sequence[_Draw]) -> list[_Judged]:
     wires = [d.wire() for d in draws]
-    verdicts = judge.judge(wires)
+    verdicts = judge.judge_through(wires)
     return [
-        _Judged(len(w["steps"]), attrs.evolve(v, body=None) if isinstance(v, Divergence) else v)
-        for w, v in zip(wires, verdicts, strict=True)
+        _Judged(
+            len(w["steps"]), attrs.evolve(v, body=None) if isinstance(v, Divergence) else v, later
+        )
+        for w, (v, later) in zip(wires, verdicts, strict=True)
     ]
 
 
@@ -375,23 +456,33 @@ class _Pool:
         self.make_client = make_client
         self.jobs = jobs
         self.executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn")
+            max_workers=jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=quiet_worker,
         )
 
     def judge_games(self, draws: Sequence[_Draw]) -> list[_Judged]:
         size = -(-len(draws) // self.jobs)
         chunks = [list(draws[i : i + size]) for i in range(0, len(draws), size)]
-        futures = [self.executor.submit(_judge_in_worker, self.make_client, c) for c in chunks]
+        with signals_held():  # never half-way through starting a worker
+            futures = [self.executor.submit(_judge_in_worker, self.make_client, c) for c in chunks]
         return [v for chunk in _results(futures) for v in chunk]
 
     def shrink_all(self, examples: Sequence[_Example], seed: int) -> list[_Shrunk]:
-        futures = [
-            self.executor.submit(_shrink_in_worker, self.make_client, e, seed) for e in examples
-        ]
+        with signals_held():
+            futures = [
+                self.executor.submit(_shrink_in_worker, self.make_client, e, seed) for e in examples
+            ]
         return _results(futures)
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def stop(self) -> None:
+        """End the workers at once (after a signal): their games are no longer wanted."""
+        for process in list(getattr(self.executor, "_processes", {}).values()):
+            process.terminate()
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _results(futures: Iterable[concurrent.futures.Future[T]]) -> list[T]:
@@ -434,9 +525,11 @@ class _Candidate:
     draw: _Draw
     steps: int
     divergence: Divergence
+    rest: dict[str, Any] | None = None  # a later divergence's rest of the game (else the game)
 
     def example(self) -> _Example:
-        return _Example(self.draw.number, self.draw.wire(), self.divergence)
+        wire = self.draw.wire() if self.rest is None else self.rest
+        return _Example(self.draw.number, wire, self.divergence)
 
 
 @attrs.frozen
@@ -445,11 +538,14 @@ class _Group:
     games: int
     smallest: _Candidate  # fewest steps, then the earliest game
 
-    def add(self, candidate: _Candidate) -> _Group:
+    def add(self, candidate: _Candidate, counted: bool = False) -> _Group:
+        """With ``candidate``, whose game is ``counted`` already when it diverged this way
+        before."""
+        games = self.games + (not counted)
         size = candidate.steps, candidate.draw.number
         if size < (self.smallest.steps, self.smallest.draw.number):
-            return _Group(self.first_game, self.games + 1, candidate)
-        return attrs.evolve(self, games=self.games + 1)
+            return _Group(self.first_game, games, candidate)
+        return attrs.evolve(self, games=games)
 
 
 def fuzz(
@@ -494,9 +590,18 @@ def fuzz(
         _Pool(make_client, jobs) if make_client is not None and jobs > 1 else _Local(judge)
     )
     try:
-        return _run(workers, hello, families, seed, games, max_findings, expectations, progress)
-    finally:
+        result = _run(workers, hello, families, seed, games, max_findings, expectations, progress)
+    except BaseException:
+        if isinstance(workers, _Pool):
+            workers.stop()
+        else:
+            workers.close()
+        raise
+    if result.interrupted is not None and isinstance(workers, _Pool):
+        workers.stop()
+    else:
         workers.close()
+    return result
 
 
 def _run(
@@ -518,24 +623,42 @@ def _run(
     def new_groups() -> list[tuple[str, str]]:
         return [k for k in groups if expectations.known_finding(k[1], k[0]) is None]
 
+    interrupted: Interrupted | None = None
     while number < games:
         batch: list[_Draw] = []
         while number < games and len(batch) < ROUND:
             number += 1
             ruleset = rng.choice(families[rng.choice(list(families))])
             batch.append(_Draw(number, to_json(ruleset), rng.randrange(2**32), hello.partnerships))
-        for draw, judged in zip(batch, workers.judge_games(batch), strict=True):
+        try:
+            judged_games = workers.judge_games(batch)
+        except KeyboardInterrupt as error:  # the games before this batch still count
+            interrupted = interruption(error)
+            break
+        for draw, judged in zip(batch, judged_games, strict=True):
             if judged.verdict == "skipped":
                 skipped += 1
                 continue
             played += 1
-            if isinstance(judged.verdict, Divergence):
-                disagreeing += 1
-                example = _Candidate(draw, judged.steps, judged.verdict)
-                group = groups.get(judged.verdict.group)
-                groups[judged.verdict.group] = (
-                    group.add(example) if group else _Group(draw.number, 1, example)
-                )
+            if not isinstance(judged.verdict, Divergence):
+                continue
+            disagreeing += 1
+            candidates = [
+                _Candidate(draw, judged.steps, judged.verdict),
+                *(
+                    _Candidate(draw, len(later.wire["steps"]), later.divergence, later.wire)
+                    for later in judged.later
+                ),
+            ]
+            seen: set[tuple[str, str]] = set()  # a game counts once in each of its groups
+            for candidate in candidates:
+                key = candidate.divergence.group
+                group = groups.get(key)
+                if group is None:
+                    groups[key] = _Group(draw.number, 1, candidate)
+                else:
+                    groups[key] = group.add(candidate, counted=key in seen)
+                seen.add(key)
         progress(Progress(number, games, disagreeing, len(groups)))
         if len(new_groups()) >= max_findings and number < games:
             stopped_early = True
@@ -547,7 +670,10 @@ def _run(
         if (field, clause) not in chosen and expectations.known_finding(clause, field)
     ]
     examples = [groups[key].smallest.example() for key in chosen]
-    shrunk = workers.shrink_all(examples, seed)
+    if interrupted is None:
+        shrunk = workers.shrink_all(examples, seed)
+    else:
+        shrunk = [_unshrunk(example, seed) for example in examples]
     findings = [
         Finding(
             field=key[0],
@@ -562,10 +688,23 @@ def _run(
             shrunk_steps=result.shrunk_steps,
             checks=result.checks,
             confirmed=result.confirmed,
+            resumed="state" in example.wire["given"],
         )
         for key, example, result in zip(chosen, examples, shrunk, strict=True)
     ]
-    return FuzzResult(played, skipped, disagreeing, tuple(findings), tuple(known), stopped_early)
+    return FuzzResult(
+        played, skipped, disagreeing, tuple(findings), tuple(known), stopped_early, interrupted
+    )
+
+
+def _unshrunk(example: _Example, seed: int) -> _Shrunk:
+    """The case of ``example``'s whole game, not shrunk and not confirmed (no adapter asked)."""
+    comment = (
+        f"camelup conformance fuzz --seed {seed}: game {example.number}"
+        f" ({len(example.wire['steps'])} steps), not shrunk: the run was interrupted"
+    )
+    case = build_case(example.wire, example.divergence, seed, example.number, comment)
+    return _Shrunk(case, example.divergence, len(example.wire["steps"]), 0, False)
 
 
 def _why(expectations: Expectations, clause: str, field: str) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from camelup.harness.families import FAMILIES, family_cases
 from camelup.harness.games import CONFIGS, RulesetConfig, random_game
 from camelup.io.codec import to_json
 from camelup.play.engine import apply
@@ -133,6 +134,9 @@ def generated_files() -> dict[str, str]:
             for seed, players in zip(config.seeds, config.generated, strict=True)
         ]
         out[f"{config.name}.json"] = dump({"area": AREA, "cases": cases}) + "\n"
+    for family in FAMILIES:
+        cases = family_cases(family)
+        out[f"{family.name}.json"] = dump({"area": AREA, "cases": cases}) + "\n"
     return out
 
 

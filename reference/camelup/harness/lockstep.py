@@ -59,15 +59,8 @@ from camelup.harness.compare import (
     same,
 )
 from camelup.io.jsonio import pointer
+from camelup.io.wire import facts
 
-ACTION_CLAUSES = {  # the x-clause of each action in action.schema.json
-    "take_leg_ticket": "bet.leg.take-top",
-    "place_tile": "tile.place.empty-space",
-    "move_tile": "tile.move.different-space",
-    "take_pyramid_ticket": "move.pyramid.take-ticket",
-    "place_finish_card": "bet.finish.place",
-    "form_partnership": "partner.action",
-}
 DEPTH = 3  # how far down a state difference is located: /players/1/money, /track/5
 
 
@@ -108,9 +101,13 @@ def first_divergence(
     body: Mapping[str, Any],
     capabilities: frozenset[str],
     known_clause: Callable[[str], bool] = lambda clause: False,
+    *,
+    partnerships: bool = True,
 ) -> Divergence | None:
     """The first way ``body`` (the adapter's result for ``wire``, of the right shape) differs
-    from ``reference`` (the reference's), or None when it agrees on everything compared."""
+    from ``reference`` (the reference's), or None when it agrees on everything compared.
+    Without ``partnerships`` (an adapter that plays 6-8 players without partnership cards) the
+    reference's ``form_partnership`` actions are left out of its legal actions."""
     order = RACING_ORDER.get(str(wire["ruleset"].get("edition")), ())
     actions = [step["action"] for step in wire["steps"]]
     with_error_clauses = "error_clauses" in capabilities
@@ -124,7 +121,7 @@ def first_divergence(
     if found is None and ranked:
         found = _ranking(0, reference, body, ours)
     if found is None and legal:
-        found = _legal(0, reference, body, order, actions)
+        found = _legal(0, reference, body, order, actions, partnerships)
     if found is not None:
         return found
     for number, (our_step, their_step) in enumerate(
@@ -165,7 +162,7 @@ def first_divergence(
         if found is None and ranked:
             found = _ranking(number, reference, body, ours)
         if found is None and legal:
-            found = _legal(number, reference, body, order, actions)
+            found = _legal(number, reference, body, order, actions, partnerships)
         if found is not None:
             return found
     return None
@@ -244,7 +241,7 @@ def _fallback(action: Mapping[str, Any] | None) -> str:
     setup."""
     if action is None:
         return "setup.racing-camels"
-    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
+    return facts().action_clause(action.get("type"))
 
 
 def _at(document: Any, tokens: Sequence[str]) -> Any:
@@ -302,8 +299,13 @@ def _legal(
     body: Mapping[str, Any],
     order: Sequence[str],
     actions: Sequence[Mapping[str, Any]],
+    partnerships: bool,
 ) -> Divergence | None:
-    ours = {compact(normalise(a, (), order)): a for a in reference["legal_actions"][str(moment)]}
+    ours = {
+        compact(normalise(a, (), order)): a
+        for a in reference["legal_actions"][str(moment)]
+        if partnerships or a.get("type") != "form_partnership"
+    }
     theirs = {compact(normalise(a, (), order)): a for a in body["legal_actions"][str(moment)]}
     if ours.keys() == theirs.keys():
         return None
@@ -313,7 +315,7 @@ def _legal(
         clause = _refusal_clause(reference, moment, theirs[extra[0]])
         what = f"{describe_action(theirs[extra[0]])} is listed but illegal"
     else:
-        clause = ACTION_CLAUSES.get(str(ours[missing[0]].get("type")), "turn.one-action")
+        clause = facts().action_clause(ours[missing[0]].get("type"))
         what = f"{describe_action(ours[missing[0]])} is legal but not listed"
     where = "the given position" if moment == 0 else f"after step {moment}"
     summary = (
@@ -365,8 +367,8 @@ def _refusal_clause(reference: Mapping[str, Any], moment: int, action: Mapping[s
     try:
         apply(state_from_json(position), action_from_json(action))
     except CamelUpError as error:
-        return error.clause or ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
-    return ACTION_CLAUSES.get(str(action.get("type")), "turn.one-action")
+        return error.clause or facts().action_clause(action.get("type"))
+    return facts().action_clause(action.get("type"))
 
 
 def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:

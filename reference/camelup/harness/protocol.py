@@ -41,6 +41,10 @@ STDERR_LINES = 20
 STDERR_LINE_BYTES = 4096  # of each stderr line kept: the tail stays small whatever is written
 CHUNK = 1 << 16
 QUEUED_BYTES = 32 << 20  # read ahead of the runner: at most this much (or one longer line)
+# Blank lines carry no message; past this many while one reply is due, the adapter is only
+# making noise (each is also charged LINE_COST bytes of the read-ahead, its real memory).
+MAX_BLANK_LINES = 10_000
+LINE_COST = 64
 POLL = 0.05  # how often a wait for a line looks whether the adapter's process has exited
 EXIT_GRACE = 0.2  # how long lines may still come after it has exited
 
@@ -135,7 +139,7 @@ class Reply:
 class Broken:
     """The adapter broke the protocol while it owed the reply to this case."""
 
-    kind: str  # "crash", "timeout", "garbage", "seq", "restart", "gave-up"
+    kind: str  # "crash", "timeout", "garbage", "seq", "steps", "noise", "restart", "gave-up"
     message: str
     stderr: str = ""
 
@@ -172,6 +176,14 @@ class InProcessReference:
 
 class Overlong:
     """Stands in the line queue for a line longer than the limit (the rest was not read)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+
+class Noise:
+    """Returned instead of a line when the adapter wrote more than ``limit`` blank lines while
+    one reply was due."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -246,7 +258,7 @@ class _Process:
     def _put(self, item: bytes | Overlong | None) -> bool:
         """Queue ``item`` for the runner once there is room for it (a line is always let in
         when none is queued); False once the process is stopped (nobody reads)."""
-        size = len(item) if isinstance(item, bytes) else 0
+        size = max(len(item), LINE_COST) if isinstance(item, bytes) else 0
         with self._room:
             while self._queued and self._queued + size > QUEUED_BYTES:
                 if self.stopped.is_set():
@@ -259,7 +271,7 @@ class _Process:
     def _taken(self, item: bytes | Overlong | None) -> bytes | Overlong | None:
         if isinstance(item, bytes):
             with self._room:
-                self._queued -= len(item)
+                self._queued -= max(len(item), LINE_COST)
                 self._room.notify()
         return item
 
@@ -340,14 +352,23 @@ class _Process:
             (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
         )
 
-    def receive(self, timeout: float) -> bytes | Overlong | None:
-        """The next stdout line, ``None`` at end of output or once the adapter's own process
-        has exited (a child of it may hold stdout open); raises queue.Empty on timeout."""
+    def receive(self, timeout: float) -> bytes | Overlong | Noise | None:
+        """The next stdout line that is not blank, ``None`` at end of output or once the
+        adapter's own process has exited (a child of it may hold stdout open); raises
+        queue.Empty on timeout, blank lines or not, and Noise past MAX_BLANK_LINES of them."""
         deadline = time.monotonic() + max(timeout, 0.0)
+        blank = 0
         while True:
             now = time.monotonic()
             try:
-                return self._taken(self.lines.get(timeout=max(min(deadline - now, POLL), 0.0)))
+                line = self._taken(self.lines.get(timeout=max(min(deadline - now, POLL), 0.0)))
+                if not isinstance(line, bytes) or line.strip():
+                    return line
+                blank += 1
+                if blank > MAX_BLANK_LINES:
+                    return Noise(MAX_BLANK_LINES)
+                if time.monotonic() >= deadline:
+                    raise queue.Empty
             except queue.Empty:
                 now = time.monotonic()
                 if self.popen.poll() is not None:
@@ -448,8 +469,11 @@ class SubprocessAdapter:
                     raise AdapterStartError(
                         f"the hello reply is longer than {line.limit} bytes (--max-line-bytes)"
                     )
-                if line.strip():
-                    break
+                if isinstance(line, Noise):
+                    raise AdapterStartError(
+                        f"more than {line.limit} blank lines and no answer to hello"
+                    )
+                break
             try:
                 message = parse_json(line)
             except JSONInputError as error:
@@ -537,10 +561,15 @@ class SubprocessAdapter:
                         " (--max-line-bytes)",
                         self._kill(),
                     )
-                elif not line.strip():
-                    continue
+                elif isinstance(line, Noise):
+                    broken = Broken(
+                        "noise",
+                        f"the adapter wrote more than {line.limit} blank lines while running"
+                        " this case",
+                        self._kill(),
+                    )
                 else:
-                    outcome = self._parse(line, seq, inflight)
+                    outcome = self._parse(line, seq, inflight, cases[index])
                     if isinstance(outcome, Broken):
                         broken = attrs.evolve(outcome, stderr=self._kill())
                     else:
@@ -558,7 +587,11 @@ class SubprocessAdapter:
             inflight.clear()
 
     def _parse(
-        self, line: bytes, seq: int, inflight: Sequence[tuple[int, int, float]]
+        self,
+        line: bytes,
+        seq: int,
+        inflight: Sequence[tuple[int, int, float]],
+        case: Mapping[str, Any],
     ) -> dict[str, Any] | Broken:
         try:
             message = parse_json(line)
@@ -567,10 +600,17 @@ class SubprocessAdapter:
         if not isinstance(message, dict):
             return Broken("garbage", f"the adapter wrote JSON that is not an object: {_clip(line)}")
         got = message.pop("seq", None)
-        if got != seq:
+        if type(got) is not int or got != seq:  # true and 1.0 equal 1 in Python, not in JSON
             later = any(s == got for s, _, _ in inflight)
             why = "out of order" if later else "with an unknown seq"
             return Broken("seq", f"the adapter answered {why}: seq {got!r} while seq {seq} was due")
+        steps = message.get("steps")
+        if isinstance(steps, list) and len(steps) > len(case.get("steps", ())):
+            return Broken(
+                "steps",
+                f"the adapter answered {len(steps)} steps to a case of"
+                f" {len(case.get('steps', ()))}",
+            )
         return message
 
 

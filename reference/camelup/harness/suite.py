@@ -41,7 +41,7 @@ def display_path(path: Path) -> str:
     the name that is not UTF-8 is shown as an escape)."""
     try:
         return printable(str(path.resolve().relative_to(Path.cwd().resolve())))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # not below it, or a symlink loop
         return printable(str(path))
 
 

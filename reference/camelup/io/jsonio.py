@@ -7,9 +7,12 @@ say, the JSON pointer of the offending place; never a traceback:
 
 * not JSON (with line and column), or not UTF-8 (with the byte offset);
 * a key twice in one object (``{"expect": ..., "expect": ...}`` would silently drop the first);
-* ``NaN``, ``Infinity`` or ``-Infinity``, which Python reads but JSON does not have;
+* ``NaN``, ``Infinity`` or ``-Infinity``, which Python reads but JSON does not have, and a
+  number too large for a double (``1e400``), which Python reads as ``Infinity``;
 * an integer of more digits than Python converts;
-* nesting deeper than ``max_depth`` (or than the parser can follow);
+* nesting deeper than ``max_depth``, or than :data:`camelup.io.gate.MAX_NESTING` whatever
+  ``max_depth`` says: that bound is checked on the text before anything else, so the parser
+  never runs out of stack whatever else is wrong with the document;
 * unless ``allow_surrogates``, a lone surrogate escape (``"\\ud800"``), which no UTF-8 output (a
   report, a terminal, a pipe to an adapter) can carry.
 
@@ -20,11 +23,13 @@ say, the JSON pointer of the offending place; never a traceback:
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from camelup.io.gate import MAX_NESTING, InputRefused, nesting_exceeds, read_path
 from camelup.model.errors import pointer as json_pointer
 
 __all__ = [
@@ -39,6 +44,7 @@ __all__ = [
 ]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_HUGE_NUMBER = re.compile(r"\d[eE]\+?\d{3}|\d{300}")
 _MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
@@ -209,6 +215,12 @@ def _nested_deeper(value: Any, limit: int) -> bool:
     return True
 
 
+def _infinite(node: Any, depth: int) -> str | None:
+    if isinstance(node, float) and math.isinf(node):
+        return "a number too large for a double (read as Infinity, not a JSON number)"
+    return None
+
+
 def _too_deep(limit: int) -> Callable[[Any, int], str | None]:
     def check(node: Any, depth: int) -> str | None:
         if depth > limit and isinstance(node, dict | list):
@@ -229,6 +241,10 @@ def parse_json(
     depth 0) for documents whose values are walked freely, such as the expected values of a
     case file; without it, the parser's own limit applies.
     """
+    if nesting_exceeds(data):
+        raise JSONInputError(
+            f"not JSON this reader reads: nested too deeply (more than {MAX_NESTING} levels)"
+        )
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
@@ -248,6 +264,12 @@ def parse_json(
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
             raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])
+    # A number beyond a double (1e400) is read as Infinity, which JSON does not have: only a
+    # long exponent or a long run of digits can make one, so the walk is rarely needed.
+    if _HUGE_NUMBER.search(text) is not None:
+        huge = find(value, _infinite)
+        if huge is not None:
+            raise JSONInputError(f"not JSON this reader reads: {huge[1]}", huge[0])
     # A lone surrogate can only come from a \uD8xx-style escape or from text that already holds
     # one (not ASCII), so a regex over the text spares the walk over the value in the common
     # case, and two scans at C speed spare the regex in the commonest (the regex is slower).
@@ -265,9 +287,10 @@ def parse_json(
 
 def read_json_file(path: Path, **options: Any) -> Any:
     """The JSON value of the file at ``path`` (see :func:`parse_json` for ``options``); a file
+    the gate refuses (:func:`camelup.io.gate.read_path`: not a regular file, too large) or
     that cannot be read is a :class:`JSONInputError` too."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise JSONInputError(f"cannot read: {error.strerror or error}") from None
+        data = read_path(path)
+    except InputRefused as error:
+        raise JSONInputError(str(error)) from None
     return parse_json(data, **options)

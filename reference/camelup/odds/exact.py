@@ -324,6 +324,21 @@ def _enumerate(
         following: list[dict[Any, list[int]]] = [{} for _ in draws]
         for mask, positions in enumerate(level):
             for here, (weight, count) in positions.items():
+                if last:  # every move ends the leg: only its ranking, payment and crossing count
+                    weighed = weight * unit
+                    for die, _ in draws[mask]:
+                        for face_weight, times, moved, after, _ in moves(here, die):
+                            ranked = rank(after)
+                            finals[ranked] = finals.get(ranked, 0) + weighed * face_weight
+                            sequences += count * times
+                            if moved.payments or moved.crossed:
+                                for payment in moved.payments:
+                                    owed = weighed * face_weight * payment.amount
+                                    paid[payment.owner] = paid.get(payment.owner, 0) + owed
+                                if moved.crossed:
+                                    race_end += weighed * face_weight
+                                    race_end_sequences += count * times
+                    continue
                 for die, rest in draws[mask]:
                     reached = following[rest]
                     for face_weight, times, moved, after, _ in moves(here, die):
@@ -333,13 +348,12 @@ def _enumerate(
                             for payment in moved.payments:
                                 owed = w * unit * payment.amount
                                 paid[payment.owner] = paid.get(payment.owner, 0) + owed
-                        if last or moved.crossed:
+                        if moved.crossed:
                             ranked = rank(after)
                             finals[ranked] = finals.get(ranked, 0) + w * unit
                             sequences += c
-                            if moved.crossed:
-                                race_end += w * unit
-                                race_end_sequences += c
+                            race_end += w * unit
+                            race_end_sequences += c
                             continue
                         key = after if position is None else position(after)
                         entry = reached.get(key)
@@ -767,13 +781,15 @@ def race_estimates(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    start_pool: Callable[[int], multiprocessing.pool.Pool] | None = None,
 ) -> RaceEstimates:
     """Estimate the whole race from ``state`` by ``races`` races played by dice alone.
 
     The result depends only on ``state``, ``races``, ``seed`` and ``jobs``: each of the
     ``jobs`` worker processes plays its share with ``random.Random(f"{seed}/{job}")`` (one job
     runs in this process). ``progress`` is called with the number of races just finished (in
-    this process only: with several jobs, once per finished job).
+    this process only: with several jobs, once per finished job). ``start_pool`` starts the
+    worker processes (the command line's handles its signals); by default a plain pool.
     """
     if state.is_over:
         raise GameOver("the game is over: there is no race left to estimate")
@@ -787,7 +803,9 @@ def race_estimates(
     if len(shares) == 1:
         counts = [_play_races(*args, shares[0], random.Random(seeds[0]), progress)]
     else:
-        with multiprocessing.get_context().Pool(len(shares)) as pool:
+        pool = None
+        try:
+            pool = (start_pool or multiprocessing.get_context().Pool)(len(shares))
             counts = []
             for result, share in zip(
                 pool.imap(_worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]),
@@ -797,6 +815,9 @@ def race_estimates(
                 counts.append(result)
                 if progress is not None:
                     progress(share)
+        finally:  # a signal or not: no worker outlives the estimate
+            if pool is not None:
+                pool.terminate()
     wins = dict.fromkeys(ruleset.racing_camels, 0)
     losses = dict.fromkeys(ruleset.racing_camels, 0)
     for won, lost in counts:

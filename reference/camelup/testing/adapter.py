@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from camelup.harness.protocol import AdapterStartError, Hello, Outcome, Reply, parse_hello
+from camelup.io.jsonio import parse_json
 
 
 class Adapter(Protocol):
@@ -92,9 +93,9 @@ def answer(adapter: Adapter, case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def wire_json(value: Any) -> Any:
-    """``value`` written as a protocol line and read back; ValueError or TypeError when it is
-    not JSON (NaN and infinities included)."""
-    return json.loads(json.dumps(value, allow_nan=False))
+    """``value`` written as a protocol line and read back as the runner reads one; ValueError
+    or TypeError when it is not JSON (NaN, infinities and lone surrogates included)."""
+    return parse_json(json.dumps(value, allow_nan=False))
 
 
 def _exception_line(error: Exception) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -15,16 +17,20 @@ from camelup.cli.common import Verb, say
 from camelup.cli.conformance import shared
 from camelup.io import exits
 
+if TYPE_CHECKING:
+    from camelup.harness.suite import Case
+
 
 @attrs.frozen
 class CoverageOptions:
     suite: str | None
     format: str
     missing: bool
+    families: bool = False
 
     @classmethod
     def from_namespace(cls, namespace: argparse.Namespace) -> CoverageOptions:
-        return cls(namespace.suite, namespace.format, namespace.missing)
+        return cls(namespace.suite, namespace.format, namespace.missing, namespace.families)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="show only must-clauses that no check judges (by name, or as its case's primary"
         " clause)",
     )
+    parser.add_argument(
+        "--families",
+        action="store_true",
+        help="show the movement families instead: for each clause their events name, the number"
+        " of family cases of each situation class (moving unit x what it meets)",
+    )
 
 
 def handle(options: CoverageOptions) -> int:
@@ -46,6 +58,9 @@ def handle(options: CoverageOptions) -> int:
 
     suite = shared.load(options.suite)
     shared.report_problems(suite)
+    if options.families:
+        show_families(suite.cases, options.format)
+        return exits.INVALID_SUITE if suite.problems else exits.OK
     rows = rows_of(suite.cases)
     gaps = [r for r in rows if r.gap]
     shown = gaps if options.missing else rows
@@ -114,10 +129,44 @@ def handle(options: CoverageOptions) -> int:
     return exits.FAILED if gaps else exits.OK
 
 
+def show_families(cases: Sequence[Case], format: str) -> None:
+    """The clause x situation class matrix of the movement families: one row per clause, one
+    column per situation class that occurs (the moving unit, then what it meets)."""
+    from camelup.harness.families import clause_matrix
+
+    matrix = clause_matrix(cases)
+    if format == "jsonl":
+        for clause, counts in matrix.items():
+            situations = {f"{unit} x {reach}": n for (unit, reach), n in sorted(counts.items())}
+            print(json.dumps({"clause": clause, "situations": situations}))
+        return
+    columns = sorted({situation for counts in matrix.values() for situation in counts})
+    heads = [f"{unit} x {reach}" for unit, reach in columns]
+    if format == "markdown":
+        say("| clause | " + " | ".join(heads) + " |")
+        say("|---|" + "---:|" * len(heads))
+        for clause, counts in matrix.items():
+            cells = " | ".join(str(counts[c]) if counts[c] else "" for c in columns)
+            say(f"| `{clause}` | {cells} |")
+        return
+    width = max((len(c) for c in matrix), default=6)
+    for number, head in enumerate(heads, start=1):
+        say(f"{number:>3}  {head}")
+    say(f"{'clause':<{width}}" + "".join(f"{n:>4}" for n in range(1, len(heads) + 1)))
+    for clause, counts in matrix.items():
+        say(f"{clause:<{width}}" + "".join(f"{counts[c] or '.':>4}" for c in columns))
+    print(
+        f"conformance coverage --families: {len(matrix)} clauses x {len(columns)} situation"
+        f" classes, {sum(1 for counts in matrix.values() for c in counts)} cells covered",
+        file=sys.stderr,
+    )
+
+
 VERB = Verb(
     name="coverage",
     summary="clause x cases x checks x implementation sites; fail on a must-clause no check judges",
     example="camelup conformance coverage --missing\n"
+    "camelup conformance coverage --families\n"
     "camelup conformance coverage --format markdown > coverage.md",
     exit_codes=(
         (exits.OK, "every must-clause the engine implements is judged by a check"),

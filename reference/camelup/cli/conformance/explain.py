@@ -38,9 +38,7 @@ class ExplainOptions:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "id", metavar="ID", help="the case to run, e.g. turn.order/only-player-to-move-acts"
-    )
+    parser.add_argument("id", metavar="ID", help="the case to run, e.g. turn.order/not-your-turn")
     shared.add_suite(parser)
     shared.add_adapter(parser)
     colour.add_option(parser)
@@ -329,7 +327,7 @@ def _timeline(
 VERB = Verb(
     name="explain",
     summary="run one case step by step and show where it first diverges",
-    example="camelup conformance explain tile.land.backward/unit-goes-underneath \\\n"
+    example="camelup conformance explain tile.land.backward/underneath-keeping-order \\\n"
     '    --adapter "python docs/toy_adapter.py"',
     exit_codes=(
         (exits.OK, "the case passed (or was skipped)"),

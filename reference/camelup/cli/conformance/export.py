@@ -50,6 +50,8 @@ def handle(options: ExportOptions) -> int:
     from camelup.cli.conformance.report import ruleset_name
     from camelup.harness.protocol import PROTOCOL
     from camelup.harness.suite import case_files, load_suite, suite_directory
+    from camelup.io.gate import read_path
+    from camelup.io.outputs import make_folder, write_output
     from camelup.io.resources import package_version
 
     def fail(code: int, message: str) -> int:
@@ -81,10 +83,10 @@ def handle(options: ExportOptions) -> int:
         copies.append((source / "README.md", "README.md", "readme"))
     files = []
     for path, name, kind in sorted(copies, key=lambda copy: copy[1]):
-        data = path.read_bytes()
+        data = read_path(path)
         destination = target / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_bytes(data)
+        make_folder(destination.parent)
+        write_output(destination, data)
         entry: dict[str, object] = {
             "path": name,
             "kind": kind,
@@ -104,7 +106,7 @@ def handle(options: ExportOptions) -> int:
         "files": files,
     }
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
-    (target / "manifest.json").write_text(text, "utf-8")
+    write_output(target / "manifest.json", text)
     print(f"exported {len(suite.cases)} cases in {len(files)} files to {target}")
     return exits.OK
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import INTERVAL
@@ -215,12 +216,19 @@ def handle(options: FuzzOptions) -> int:
         gently = False
         raise
     finally:
-        client.close(gently=gently)
+        client.close(gently=gently and signals.current.received is None)
     progress.clear()
-    _summary(result, options)
-    if not result.findings:
-        return exits.OK
-    return _write(result.findings, options)
+    with signals.current.deferred():  # what was found is written whatever arrives now
+        _summary(result, options)
+        code = _write(result.findings, options) if result.findings else exits.OK
+        if result.interrupted is not None:
+            error_line(
+                shared.PREFIX,
+                f"fuzz interrupted ({result.interrupted.signal_name}) after {result.games}"
+                f" game(s): the {len(result.findings)} finding(s) so far are not shrunk",
+            )
+            return result.interrupted.exit_code
+    return code
 
 
 def _summary(result: FuzzResult, options: FuzzOptions) -> None:
@@ -234,7 +242,7 @@ def _summary(result: FuzzResult, options: FuzzOptions) -> None:
     )
     for finding in result.findings:
         say(_finding_line(finding))
-        if not finding.confirmed:
+        if not finding.confirmed and result.interrupted is None:  # unconfirmed: not re-run
             say("  warning: the shrunk case does not fail against the adapter on a re-run")
     for known in result.known:
         say(
@@ -255,16 +263,21 @@ def _finding_line(finding: Finding) -> str:
         if "state" in case["given"]
         else ""
     )
+    start = "the setup"
+    if finding.resumed:
+        start = "the reference's position after an earlier divergence"
+    rest = " left" if finding.resumed else ""
     return (
         f"{finding.clause} at {finding.field}: {finding.games} game(s), first game"
-        f" {finding.first_game}; game {finding.game} ({finding.original_steps} steps) shrunk to"
-        f" {finding.shrunk_steps} step(s) from the setup{via} ({finding.checks} candidate(s)"
-        f" checked): {case['id']}"
+        f" {finding.first_game}; game {finding.game} ({finding.original_steps} steps{rest})"
+        f" shrunk to {finding.shrunk_steps} step(s) from {start}{via} ({finding.checks}"
+        f" candidate(s) checked): {case['id']}"
     )
 
 
 def _write(findings: Sequence[Finding], options: FuzzOptions) -> int:
     from camelup.harness.shrink import case_file_text
+    from camelup.io.outputs import OutputRefused, write_output
 
     cases: list[dict[str, Any]] = [f.case for f in findings]
     if options.output_dir is not None:
@@ -272,22 +285,22 @@ def _write(findings: Sequence[Finding], options: FuzzOptions) -> int:
         for case in cases:
             path = Path(options.output_dir) / (case["id"].replace("/", "--") + ".json")
             try:
-                path.write_text(case_file_text([case]), "utf-8")
-            except OSError as error:
-                error_line(shared.PREFIX, f"--out-dir {path}: {error.strerror or error}")
+                write_output(path, case_file_text([case]))
+            except OutputRefused as error:
+                error_line(shared.PREFIX, f"--out-dir {error}")
                 sys.stdout.write(case_file_text(cases))
-                return exits.FAILED
+                return error.exit_code
             written.append(path)
         say(f"{len(written)} case file(s) written to {options.output_dir}")
         return exits.FAILED
     text = case_file_text(cases)
     if options.output:
         try:
-            Path(options.output).write_text(text, "utf-8")
-        except OSError as error:
-            error_line(shared.PREFIX, f"--out {options.output}: {error.strerror or error}")
+            write_output(Path(options.output), text)
+        except OutputRefused as error:
+            error_line(shared.PREFIX, f"--out {error}")
             sys.stdout.write(text)
-            return exits.FAILED
+            return error.exit_code
         say(f"{len(cases)} case(s) written to {options.output}")
     else:
         sys.stdout.write(text)

@@ -31,11 +31,13 @@ def recorded() -> tuple[set[str], str | None]:
     from camelup.io.jsonio import JSONInputError, parse_json
 
     file = path()
+    from camelup.io.gate import InputMissing, InputRefused, read_path
+
     try:
-        data = parse_json(file.read_bytes())
-    except FileNotFoundError:
+        data = parse_json(read_path(file))
+    except InputMissing:
         return set(), None
-    except (OSError, JSONInputError) as error:
+    except (InputRefused, JSONInputError) as error:
         return set(), f"{FILE}: {getattr(error, 'strerror', None) or error}; ignored"
     failed = data.get("failed") if isinstance(data, dict) else None
     if not isinstance(failed, list) or not all(isinstance(i, str) for i in failed):

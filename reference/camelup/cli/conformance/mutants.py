@@ -11,6 +11,7 @@ import argparse
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.io import exits
@@ -93,7 +94,12 @@ def handle(options: MutantsOptions) -> int:
         return exits.INVALID_SUITE
     try:
         report = run_mutants(
-            suite.cases, options.mutants, options.jobs, options.suite, options.first_kill
+            suite.cases,
+            options.mutants,
+            options.jobs,
+            options.suite,
+            options.first_kill,
+            stopped=lambda: signals.current.received,
         )
     except StaleMutant as stale:
         error_line(shared.PREFIX, str(stale))
@@ -102,8 +108,16 @@ def handle(options: MutantsOptions) -> int:
         message = f"the unpatched reference fails the suite: {report.baseline_failure}"
         error_line(shared.PREFIX, message)
         return exits.FAILED
-    for line in report.lines(options.quiet):
-        print(line)
+    with signals.current.deferred():  # the verdicts given are printed whole, even on a signal
+        for line in report.lines(options.quiet):
+            print(line)
+        if report.interrupted is not None:
+            message = (
+                f"mutants interrupted ({report.interrupted.signal_name}):"
+                f" {len(report.verdicts)} of {report.wanted} judged"
+            )
+            error_line(shared.PREFIX, message)
+            return report.interrupted.exit_code
     return exits.OK if report.all_killed else exits.FAILED
 
 

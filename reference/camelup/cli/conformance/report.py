@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from camelup.cli import signals
 from camelup.cli.common import Verb, status
 from camelup.cli.conformance import shared
 from camelup.io import exits
@@ -195,6 +196,11 @@ def handle(options: ReportOptions) -> int:
         report = run_cases(suite.cases, client, expectations)
         for warning in report.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+        if report.interrupted is not None:  # the report says so; the next ones are not run
+            print(f"{implementation.shown}: run ended early: {report.ended_early}", file=sys.stderr)
+            reports.append((implementation, report))
+            worst = report.exit_code
+            break
         if report.fatal or report.exit_code >= 4:
             print(
                 f"{implementation.shown}: {report.fatal or 'broke the protocol'}", file=sys.stderr
@@ -211,11 +217,18 @@ def handle(options: ReportOptions) -> int:
             return fail(exits.FAILED, f"{options.out} {what}: run camelup conformance report")
         print(f"{options.out} is up to date")
         return worst
-    if options.out:
-        Path(options.out).write_text(text, "utf-8")
-        status(f"report written to {options.out}")
-    else:
-        sys.stdout.write(text)
+    from camelup.io.outputs import OutputRefused, write_output
+
+    with signals.current.deferred():  # a signal now never cuts the report
+        if options.out:
+            try:
+                write_output(Path(options.out), text)
+            except OutputRefused:
+                sys.stdout.write(text)  # computed: not lost for want of a place to write it
+                raise
+            status(f"report written to {options.out}")
+        else:
+            sys.stdout.write(text)
     return worst
 
 
@@ -230,12 +243,13 @@ def ruleset_name(case: Case) -> str:
 
 def chapter_name(case: Case) -> str:
     """The spec chapter of a hand-written case, from its file (``cases/<rule set>/04-betting.json``
-    is ``4 betting``); ``generated games`` for the recorded whole games; a file named for no
+    is ``4 betting``); ``generated games`` for the recorded whole games, ``generated movement``
+    for the movement families; a file named for no
     chapter goes by its name (``cases/<rule set>/odds.json`` is ``odds``)."""
     stem = Path(case.file).stem
     number, _, name = stem.partition("-")
     if "generated" in Path(case.file).parts:
-        return "generated games"
+        return "generated movement" if stem.startswith("movement-") else "generated games"
     if not number.isdigit():
         return stem
     return f"{int(number)} {name}"
@@ -334,6 +348,8 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
         lines += [f"Declares: {_declares(report)}; capabilities: {capabilities}.", ""]
     if report.fatal:
         lines += [f"**Error:** {_cell(report.fatal)}", ""]
+    if report.interrupted is not None:
+        lines += [f"**Incomplete:** {_cell(str(report.ended_early))}.", ""]
     groups: dict[tuple[str, str], list[CaseResult]] = {}
     for result in report.results:
         key = (ruleset_name(result.case), chapter_name(result.case))

@@ -9,6 +9,7 @@ ended early.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -20,6 +21,7 @@ from camelup.cli.common import UsageError, Verb, error_line, status
 from camelup.cli.conformance import last_failed, shared
 from camelup.cli.conformance.progress import Progress
 from camelup.io import exits
+from camelup.io.outputs import OutputRefused, open_output
 from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
@@ -101,14 +103,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _Sink:
-    """Where the report goes. A write error on ``-o FILE`` is kept, not raised: the report is
-    then printed to standard output instead, so that nothing computed is lost."""
+    """Where the report goes. ``-o FILE`` is written beside FILE and renamed over it when the
+    report is complete (interrupted or not). A write error is kept, not raised: the report is
+    then printed to standard output instead, so that nothing computed is lost, and the run
+    exits with the error's code (2 for a bad path, 74 for a place that cannot be written)."""
 
     def __init__(self, output: str | None) -> None:
         self.output = output
         self.texts: list[str] = []
         self.error: str | None = None
+        self.error_code = exits.OK
         self._file: IO[str] | None = None
+        self._opened = contextlib.ExitStack()
+
+    def _failed(self, error: OutputRefused) -> None:
+        if self.error is None:
+            self.error, self.error_code = f"--output {error}", error.exit_code
+        # Abandoned, not closed: the temporary file holding part of the report is removed.
+        with contextlib.suppress(Exception):
+            self._opened.__exit__(OutputRefused, error, None)
 
     def write(self, text: str) -> None:
         self.texts.append(text)
@@ -120,18 +133,21 @@ class _Sink:
             return
         try:
             if self._file is None:
-                self._file = Path(self.output).open("w", encoding="utf-8")  # noqa: SIM115
+                self._file = self._opened.enter_context(open_output(Path(self.output)))
             self._file.write(text)
             self._file.flush()
         except OSError as error:
-            self.error = f"--output {self.output}: {error.strerror or error}"
+            self._failed(OutputRefused(f"{self.output}: {error.strerror or error}", exits.OUTPUT))
+        except OutputRefused as error:
+            self._failed(error)
 
     def close(self) -> None:
-        if self._file is not None:
-            try:
-                self._file.close()
-            except OSError as error:
-                self.error = self.error or f"--output {self.output}: {error.strerror or error}"
+        try:
+            self._opened.close()
+        except OSError as error:
+            self._failed(OutputRefused(f"{self.output}: {error.strerror or error}", exits.OUTPUT))
+        except OutputRefused as error:
+            self._failed(error)
 
 
 def _with_registry_problems(suite: Suite) -> Suite:
@@ -221,7 +237,7 @@ def handle(options: RunOptions) -> int:
         if sink.error is not None:
             error_line(shared.PREFIX, sink.error)
             sys.stdout.write("".join(sink.texts))
-            code = max(code, exits.FAILED)
+            code = max(code, sink.error_code)
         elif options.output:
             status(f"report written to {options.output}: {report.summary_line()}")
         if report.fatal:

@@ -27,8 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "id",
         metavar="ID",
-        help="a case ID, e.g. turn.order/only-player-to-move-acts"
-        " (`camelup conformance list` lists them)",
+        help="a case ID, e.g. turn.order/not-your-turn (`camelup conformance list` lists them)",
     )
     shared.add_suite(parser)
 
@@ -81,7 +80,7 @@ def handle(options: ShowOptions) -> int:
 VERB = Verb(
     name="show",
     summary="one case with the text of its clauses and its ruling",
-    example="camelup conformance show turn.order/only-player-to-move-acts",
+    example="camelup conformance show turn.order/not-your-turn",
     exit_codes=(
         (exits.OK, "the case is shown"),
         (exits.USAGE, "usage error: bad option, no such folder, no case with that ID"),

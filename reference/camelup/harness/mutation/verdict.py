@@ -11,7 +11,7 @@ says nothing about mutants.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import attrs
@@ -21,6 +21,7 @@ from camelup.harness.mutation.catalogue import CATALOGUE
 from camelup.harness.protocol import InProcessReference
 from camelup.harness.runner import CaseResult, run_cases
 from camelup.harness.suite import Case, load_suite
+from camelup.io import exits
 
 
 @attrs.frozen
@@ -96,6 +97,40 @@ def _judge_in_worker(name: str, suite: str | None, first_kill: bool) -> Verdict:
     return judge(CATALOGUE[name], _WORKER_CASES, first_kill)
 
 
+def judged(
+    names: Sequence[str],
+    cases: Sequence[Case],
+    jobs: int = 1,
+    suite: str | None = None,
+    first_kill: bool = False,
+) -> Iterator[Verdict]:
+    """One verdict per mutant, in the order of ``names``, as each is judged (so that a signal
+    loses none of those already given)."""
+    if jobs <= 1 or len(names) <= 1:
+        for name in names:
+            yield judge(CATALOGUE[name], cases, first_kill)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool: ProcessPoolExecutor | None = None
+    try:
+        with exits.signals_held():  # never half-way through starting the workers
+            pool = ProcessPoolExecutor(jobs, context, initializer=exits.quiet_worker)
+            futures = [pool.submit(_judge_in_worker, name, suite, first_kill) for name in names]
+        for future in futures:
+            yield future.result()
+    except BaseException:  # a signal (held, it comes as the block ends), a worker's error
+        if pool is not None:  # the other verdicts are not wanted: end the workers at once
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
 def judge_all(
     names: Sequence[str],
     cases: Sequence[Case],
@@ -104,16 +139,7 @@ def judge_all(
     first_kill: bool = False,
 ) -> list[Verdict]:
     """One verdict per mutant, in the order of ``names``."""
-    if jobs <= 1 or len(names) <= 1:
-        return [judge(CATALOGUE[name], cases, first_kill) for name in names]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        count = len(names)
-        return list(pool.map(_judge_in_worker, names, [suite] * count, [first_kill] * count))
+    return list(judged(names, cases, jobs, suite, first_kill))
 
 
 def chapter_of(clause: str) -> str:
@@ -132,10 +158,16 @@ class MutationReport:
 
     verdicts: tuple[Verdict, ...]
     baseline_failure: str | None = None  # the unpatched run's summary, when it fails
+    interrupted: exits.Interrupted | None = None  # the signal that stopped the run early
+    wanted: int = 0  # how many mutants were to be judged
 
     @property
     def all_killed(self) -> bool:
-        return self.baseline_failure is None and all(v.killed for v in self.verdicts)
+        return (
+            self.baseline_failure is None
+            and self.interrupted is None
+            and all(v.killed for v in self.verdicts)
+        )
 
     def lines(self, quiet: bool = False) -> Iterator[str]:
         """One line per mutant (``quiet``: only those not killed naming their clause), then the
@@ -176,9 +208,13 @@ def run_mutants(
     jobs: int = 1,
     suite: str | None = None,
     first_kill: bool = False,
+    stopped: Callable[[], BaseException | None] = lambda: None,
 ) -> MutationReport:
     """The suite ``cases`` (loaded from ``suite``) run against each named mutant (every one
     when ``names`` is empty), once the unpatched reference is seen to pass it.
+
+    ``stopped`` tells whether a signal arrived (the runner then returns early, so the verdict
+    it gave is not one): the report keeps the verdicts given before it.
 
     Raises :class:`~camelup.harness.mutation.apply.StaleMutant` for a row that no longer
     matches its rule, before anything is run, and KeyError for an unknown name.
@@ -188,5 +224,13 @@ def run_mutants(
         check(CATALOGUE[name])
     baseline = run_cases(cases, InProcessReference())
     if baseline.exit_code:
-        return MutationReport((), baseline.summary_line())
-    return MutationReport(tuple(judge_all(chosen, cases, jobs, suite, first_kill)))
+        return MutationReport((), baseline.summary_line(), wanted=len(chosen))
+    verdicts: list[Verdict] = []
+    try:
+        for verdict in judged(chosen, cases, jobs, suite, first_kill):
+            if (signal := stopped()) is not None:  # the runner stopped early: no verdict
+                raise signal
+            verdicts.append(verdict)
+    except KeyboardInterrupt as error:  # the verdicts so far are kept all the same
+        return MutationReport(tuple(verdicts), None, exits.interruption(error), len(chosen))
+    return MutationReport(tuple(verdicts), wanted=len(chosen))

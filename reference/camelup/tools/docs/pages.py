@@ -196,7 +196,7 @@ def _case_list(
     if generated and generated_note:
         files = sorted({context.case_paths[c.id] for c in generated})
         links = ", ".join(f"[{f.removeprefix('conformance/')}]({root}{f})" for f in files)
-        lines.append(f"- and {len(generated)} recorded whole game(s) in {links}")
+        lines.append(f"- and {len(generated)} generated case(s) in {links}")
     return lines or [none]
 
 

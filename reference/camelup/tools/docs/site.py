@@ -40,6 +40,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from camelup.harness.suite import Case, load_suite
+from camelup.io.outputs import make_folder, open_output, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
 from camelup.tools.docs.pages import key_step
@@ -206,7 +207,7 @@ def _engine_files() -> Iterator[tuple[str, Path]]:
 
 def write_engine(path: Path) -> None:
     """The archive of the engine that ``assets/live.js`` unpacks in Pyodide."""
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+    with open_output(path, binary=True) as target, zipfile.ZipFile(target, "w") as archive:
         for name, file in _engine_files():
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # reproducible
             archive.writestr(info, file.read_bytes(), zipfile.ZIP_DEFLATED)
@@ -338,9 +339,9 @@ def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
 
 
 def copy_pyodide(folder: Path, out: Path) -> None:
-    out.mkdir(parents=True)
+    make_folder(out)
     for name in PYODIDE_FILES:
-        shutil.copyfile(folder / name, out / name)
+        write_output(out / name, (folder / name).read_bytes())
 
 
 def _ruling_questions() -> dict[str, str]:
@@ -408,7 +409,7 @@ def _empty_folder(out: Path) -> None:
         shutil.rmtree(out)
     elif out.exists() and not out.is_dir():
         raise NotASiteFolder(f"{out} is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
 
 
 def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
@@ -498,22 +499,19 @@ def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
     _empty_folder(out)
     for name, content in sorted(files.items()):
         destination = out / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        if content is None:
-            shutil.copyfile(root / name, destination)
-        else:
-            destination.write_text(content, "utf-8")
+        make_folder(destination.parent)
+        write_output(destination, (root / name).read_bytes() if content is None else content)
     assets = out / _ASSETS
-    assets.mkdir()
+    make_folder(assets)
     for asset in _ASSET_FILES:
-        (assets / asset).write_bytes(_ASSET_FOLDER.joinpath(asset).read_bytes())
+        write_output(assets / asset, _ASSET_FOLDER.joinpath(asset).read_bytes())
     if engine:
         copy_pyodide(pyodide, assets / "pyodide")
-        (assets / "engine").mkdir()
+        make_folder(assets / "engine")
         write_engine(assets / "engine" / "camelup-engine.zip")
         snapshot = make_snapshot(pyodide, assets / "engine")
         start = {"snapshot": snapshot.name if snapshot else None}
-        (assets / "engine" / "start.json").write_text(json.dumps(start), "utf-8")
+        write_output(assets / "engine" / "start.json", json.dumps(start))
     index = json.dumps(_search_index(), ensure_ascii=False, indent=0, sort_keys=True)
-    (assets / "search-index.js").write_text(f"window.camelupSearchIndex = {index};\n", "utf-8")
+    write_output(assets / "search-index.js", f"window.camelupSearchIndex = {index};\n")
     return sorted(files)

@@ -1,0 +1,71 @@
+"""``camelup conformance run`` names the cause like ``fuzz`` (issue 18, item 4): a failing check
+is named after the reference's events at the first diverging step, each member after the event
+that wrote it; the check's own clause stays where no event explains the member, or where it is
+a sibling of the events' clause (``leg.score.second`` beside ``leg.score.net``) and so says
+more. The report says so when the two differ.
+
+The adapters are real subprocesses with known mistakes: the toy of ``docs/`` (its grey die
+ignores the crazy-camel exceptions, money has no floor) and camelcalc (a unit moving past 16
+stops on 16; final scoring has no floor).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from camelup.harness.divergence import refines
+from commands import run_cli
+
+REPO = Path(__file__).resolve().parent.parent
+TOY = shlex.join([sys.executable, str(REPO / "docs" / "toy_adapter.py")])
+CAMELCALC = shlex.join([sys.executable, str(REPO / "adapters" / "camelcalc" / "adapter.py")])
+
+
+def mismatches(capsys: pytest.CaptureFixture[str], adapter: str, case: str) -> list[Any]:
+    argv = ["conformance", "run", "--adapter", adapter, "--id", case, "--format", "jsonl"]
+    _, out, err = run_cli(capsys, *argv)
+    [line] = [json.loads(text) for text in out.splitlines()[1:-1]]
+    assert line["id"] == case, err
+    found: list[Any] = line["mismatches"]
+    return found
+
+
+def test_a_one_step_case_names_the_rule_the_reference_used(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The case is about carrying; the toy's grey die moved the wrong crazy camel."""
+    found = mismatches(capsys, TOY, "crazy.carry/takes-all-above-lands-on-top")
+    assert found and {m["clause"] for m in found} == {"crazy.select.only-carrier"}
+    assert found[0]["diff"][-1] == (
+        "named after the reference's events at step 1 (crazy.select.only-carrier);"
+        " the check names crazy.carry"
+    )
+
+
+def test_a_loss_the_floor_cuts_short_is_named_money_floor(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    [found] = mismatches(capsys, TOY, "leg.score.net/floor-on-the-total-not-per-ticket")
+    assert found["clause"] == "money.floor" and "the check names leg.score.net" in found["diff"][-1]
+
+
+def test_a_move_capped_at_sixteen_is_named_after_the_crossing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Not after the move of the die (``move.racing.clockwise``): the unit went the right way
+    and stopped at the line."""
+    [found] = mismatches(capsys, CAMELCALC, "end.crossing.racing/past-sixteen")
+    assert found["clause"] == "end.crossing.racing"
+    assert not any(line.startswith("named after") for line in found["diff"])
+
+
+def test_a_checks_clause_refines_a_sibling_of_the_events_clause() -> None:
+    assert refines("leg.score.second", "leg.score.net")
+    assert not refines("move.stack.carry", "move.racing.clockwise")
+    assert not refines("turn.order", "money")

@@ -1,0 +1,331 @@
+"""Hostile input through the real command line, every class of the second CLI audit (issue 20).
+
+Each test starts ``camelup`` as a real process in a folder of its own and checks the
+documented exit code, that nothing printed a traceback, that the process ended within the hang
+bound (a FIFO or an endless file used to block for ever), and that no file was left behind
+but the ones asked for. The table of files the input gate refuses x the verbs that read them
+is generated (:data:`REFUSED` x :data:`STATE_VERBS`, and every refused file in one suite for
+the suite verbs), not copied per verb. The gate itself is driven by a Hypothesis strategy of
+documents combining the defects in random order (:mod:`camelup.testing.hostile`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from camelup.io.gate import MAX_INPUT_BYTES, nesting_exceeds, read_path
+from camelup.io.jsonio import JSONInputError, parse_json
+from camelup.io.outputs import OutputRefused, write_output
+from camelup.testing.hostile import Hostile, hostile_documents
+from commands import FAUX, PYTHON, camelup, one_line
+
+HANG = 60  # seconds: what none of these takes unless it hangs (each takes about one)
+ROOT = Path(__file__).resolve().parent.parent
+GOOD_FILE = ROOT / "conformance" / "cases" / "first" / "03-turn.json"
+STATE = json.loads(GOOD_FILE.read_text("utf-8"))["cases"][0]["given"]["state"]
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def _text(content: str) -> Callable[[Path], None]:
+    return lambda path: path.write_text(content, "utf-8")
+
+
+def _symlink_loop(path: Path) -> None:
+    path.symlink_to(path.name + ".other")
+    path.with_name(path.name + ".other").symlink_to(path.name)
+
+
+def _too_large(path: Path) -> None:
+    with path.open("wb") as file:  # sparse: the size without the disk
+        file.truncate(MAX_INPUT_BYTES + 1)
+
+
+# Each makes a file at the path it is given that the gate refuses, and says what the one line
+# says. The JSON texts put a defect *before* the nesting: the order that was an exit 70.
+REFUSED: dict[str, tuple[Callable[[Path], None], str]] = {
+    "FIFO": (lambda path: os.mkfifo(path), "a FIFO (named pipe), not a regular file"),
+    "character device": (lambda path: path.symlink_to("/dev/zero"), "a character device"),
+    "folder": (lambda path: path.mkdir(), "a folder, not a regular file"),
+    "symlink loop": (_symlink_loop, "Too many levels of symbolic links"),
+    "too large": (_too_large, "larger than 64 MiB"),
+    "duplicate key then deep": (_text('[{"a": 1, "a": 2}, ' + DEEP + "]"), "nested too deeply"),
+    "NaN then deep": (_text("[NaN, " + DEEP + "]"), "nested too deeply"),
+    "long integer then deep": (_text("[" + "9" * 5000 + ", " + DEEP + "]"), "nested too deeply"),
+    "deep": (_text(DEEP), "nested too deeply"),
+}
+STATE_VERBS = {"odds": ("odds",), "render -o": ("render", "-o", "b.svg")}
+SUITE_VERBS = ("run", "validate", "list")
+
+
+def _camelup(
+    cwd: Path, *args: str, stdin: int | None = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    """``camelup ARGS`` in ``cwd``: failed as hung past HANG seconds, and with no traceback."""
+    try:
+        result = subprocess.run(
+            camelup(*args), cwd=cwd, capture_output=True, text=True, timeout=HANG, stdin=stdin
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"camelup {' '.join(args)} hung (still running after {HANG} s)")
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    assert "internal error" not in result.stderr, result.stderr
+    return result
+
+
+def _listing(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("verb", sorted(STATE_VERBS))
+@pytest.mark.parametrize("kind", sorted(REFUSED))
+def test_a_refused_state_file_is_exit_3_in_one_line_and_leaves_nothing(
+    tmp_path: Path, kind: str, verb: str
+) -> None:
+    make, says = REFUSED[kind]
+    make(tmp_path / "state.json")
+    before = _listing(tmp_path)
+    args = STATE_VERBS[verb]
+    result = _camelup(tmp_path, *args[:1], "state.json", *args[1:])
+    assert result.returncode == 3, result.stderr
+    [line] = result.stderr.splitlines()
+    assert "state.json" in line and says in line
+    assert _listing(tmp_path) == before  # no board, no temporary file
+
+
+@pytest.mark.parametrize("verb", SUITE_VERBS)
+def test_each_refused_case_file_is_named_and_the_good_cases_still_load(
+    tmp_path: Path, verb: str
+) -> None:
+    suite = tmp_path / "suite"
+    shutil.copytree(ROOT / "conformance" / "schema", suite / "schema")
+    cases = suite / "cases" / "first"
+    cases.mkdir(parents=True)
+    shutil.copy(GOOD_FILE, cases / "03-turn.json")
+    names = {kind: "x-" + kind.replace(" ", "-") + ".json" for kind in REFUSED}
+    for kind, name in names.items():
+        REFUSED[kind][0](cases / name)
+    before = _listing(tmp_path)
+    result = _camelup(tmp_path, "conformance", verb, "--suite", str(suite))
+    assert result.returncode == 3, result.stderr
+    for kind, name in names.items():
+        [line] = [line for line in result.stderr.splitlines() if f"/{name}" in line]
+        assert REFUSED[kind][1] in line, kind
+    if verb == "run":
+        assert "6 passed, 0 failed" in result.stdout  # the good file's cases all ran
+    assert _listing(tmp_path) - before <= {".camelup-lastfailed.json"}
+
+
+def test_standard_input_closed_or_hostile_is_exit_3(tmp_path: Path) -> None:
+    closed = subprocess.run(
+        ["sh", "-c", 'exec "$@" <&-', "sh", *camelup("odds", "-")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=HANG,
+    )  # fmt: skip
+    assert closed.returncode == 3, closed.stderr
+    assert "standard input: it is closed" in one_line(closed.stderr)
+    source = tmp_path / "state.json"
+    REFUSED["duplicate key then deep"][0](source)
+    with source.open("rb") as stdin:
+        for verb in ("odds", "render"):
+            stdin.seek(0)
+            result = _camelup(tmp_path, verb, "-", stdin=stdin.fileno())
+            assert result.returncode == 3, result.stderr
+            assert "nested too deeply" in result.stderr
+
+
+# ------------------------------------------------------------------------------ the output
+
+
+OUTPUT_PATHS = {  # where -o points, and the code: 2 for a bad path, 74 for an unwritable place
+    "missing folder": ("missing/out.txt", 2),
+    "a folder": (".", 2),
+    "full disk": ("/dev/full", 74),
+}
+WRITERS = {
+    "render -o": ("render", "state.json", "-o"),
+    "run -o": ("conformance", "run", "--id", "turn.order/not-your-turn", "-o"),
+}
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+@pytest.mark.parametrize("where", sorted(OUTPUT_PATHS))
+def test_an_output_that_cannot_be_written_has_its_code_and_no_temporary_file(
+    tmp_path: Path, where: str, writer: str
+) -> None:
+    (tmp_path / "state.json").write_text(json.dumps(STATE), "utf-8")
+    target, code = OUTPUT_PATHS[where]
+    before = _listing(tmp_path)
+    result = _camelup(tmp_path, *WRITERS[writer], target)
+    assert result.returncode == code, result.stderr
+    assert target in result.stderr
+    assert _listing(tmp_path) - before <= {".camelup-lastfailed.json"}
+
+
+def test_export_and_docs_site_into_a_missing_folder_are_usage_errors(tmp_path: Path) -> None:
+    for args in (("conformance", "export"), ("docs", "site")):
+        result = _camelup(tmp_path, *args, "/proc/camelup-missing/out")
+        assert result.returncode == 2, result.stderr
+        assert "no such folder" in result.stderr
+
+
+def test_write_output_replaces_the_file_whole_or_not_at_all(tmp_path: Path) -> None:
+    target = tmp_path / "report.txt"
+    target.write_text("old", "utf-8")
+    write_output(target, "new")
+    assert target.read_text("utf-8") == "new"
+    with pytest.raises(OutputRefused) as refused:
+        write_output(tmp_path / "no" / "report.txt", "x")
+    assert refused.value.exit_code == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]
+
+
+# ------------------------------------------------------------------------- adapter noise
+
+
+def _evil(mode: str, log: Path, case: str) -> str:
+    return f"{PYTHON} {FAUX / 'evil.py'} {mode} {log} {case}"
+
+
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        ("blank", "blank lines while running this case"),
+        ("extra-steps", "answered 1002 steps to a case of 2"),
+        ("seq-true", "seq True while seq 1 was due"),
+    ],
+)
+def test_adapter_noise_is_a_protocol_break_within_the_timeout(
+    tmp_path: Path, mode: str, says: str
+) -> None:
+    case = "turn.order/not-your-turn"
+    adapter = _evil(mode, tmp_path / "log", case)
+    result = _camelup(
+        tmp_path, "conformance", "run", "--id", case, "--timeout", "1", "--adapter", adapter,
+        "--format", "jsonl",
+    )  # fmt: skip
+    assert result.returncode == 4, result.stderr
+    [line] = [r for r in map(json.loads, result.stdout.splitlines()) if r.get("id") == case]
+    assert line["verdict"] == "errored"
+    assert says in line["reason"]
+
+
+# ------------------------------------------------------------------------------ signals
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes of ``pid`` (Linux's /proc, as CI runs)."""
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _interrupt_when(
+    process: subprocess.Popen[str], ready: Callable[[], bool], number: signal.Signals
+) -> tuple[str, str]:
+    deadline = time.monotonic() + HANG
+    while not ready():
+        assert process.poll() is None, process.communicate()
+        if time.monotonic() > deadline:
+            process.kill()
+            process.communicate()
+            pytest.fail("never ready to be interrupted")
+        time.sleep(0.05)
+    process.send_signal(number)
+    try:
+        out, err = process.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        process.kill()  # not left running after the test
+        process.communicate()
+        pytest.fail(f"still running {HANG} s after {number.name}")
+    assert "Traceback" not in out + err, err
+    assert process.returncode == 128 + number, err
+    return out, err
+
+
+def test_odds_race_interrupted_prints_the_exact_odds_and_no_worker_traceback(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "state.json").write_text(json.dumps(STATE), "utf-8")
+    process = subprocess.Popen(
+        camelup("odds", "state.json", "--race", "1000000000", "--jobs", "2"),
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    out, err = _interrupt_when(process, lambda: len(_children(process.pid)) >= 2, signal.SIGINT)
+    assert out.startswith("leg odds")
+    assert "race interrupted (SIGINT)" in err
+
+
+def test_mutants_interrupted_print_the_verdicts_so_far(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        camelup("conformance", "mutants", "--jobs", "2"),
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    out, err = _interrupt_when(process, lambda: len(_children(process.pid)) >= 2, signal.SIGTERM)
+    assert "mutants: " in out
+    assert "mutants interrupted (SIGTERM)" in err
+
+
+# ------------------------------------------------------------------ the gate, by Hypothesis
+
+
+@settings(max_examples=60, deadline=None)
+@given(hostile_documents())
+def test_the_gate_refuses_every_hostile_document_whatever_the_order(document: Hostile) -> None:
+    with pytest.raises(JSONInputError) as refused:
+        parse_json(document.text)
+    assert "\n" not in str(refused.value)
+    # Depth is judged first, from the text: another defect before it never changes the verdict.
+    assert nesting_exceeds(document.text) == document.too_deep
+    assert ("nested too deeply" in refused.value.message) == document.too_deep
+
+
+def test_the_gate_reads_a_regular_file_and_refuses_the_rest(tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_bytes(b"[1]")
+    assert read_path(good) == b"[1]"
+    assert nesting_exceeds("[" * 512 + "]" * 512) is False
+    assert nesting_exceeds("[" * 513 + "]" * 513) is True
+    assert nesting_exceeds('["' + "[" * 600 + '"]') is False  # brackets in a string are text
+    with pytest.raises(JSONInputError) as refused:
+        parse_json('{"to_move": [0, 1e400]}')  # Python would read Infinity
+    assert refused.value.pointer == "/to_move/1"
+    assert parse_json("[1e308, 2.5e-400]") == [1e308, 0.0]
+
+
+# ------------------------------------------------------------------- the codes, in one place
+
+
+def test_the_exit_code_table_of_the_docs_lists_exactly_the_codes_of_camelup_io_exits() -> None:
+    from camelup.io import exits
+
+    text = (ROOT / "docs" / "adapter-protocol.md").read_text("utf-8")
+    documented = {
+        int(code)
+        for row in text.splitlines()
+        if row.startswith("| ") and row[2].isdigit()
+        for code in row.split("|")[1].replace(",", " ").split()
+    }
+    defined = {v for k, v in vars(exits).items() if k.isupper() and isinstance(v, int)}
+    assert documented == defined
+
+
+def test_every_case_id_named_in_a_verbs_help_exists() -> None:
+    import re
+
+    from camelup.cli.conformance import VERBS
+    from camelup.harness.suite import load_suite
+
+    suite = load_suite()
+    pattern = r"\b[a-z]+(?:\.[a-z-]+)+/[a-z0-9-]+"
+    named = {m for verb in VERBS for m in re.findall(pattern, verb.example)}
+    protocol = (ROOT / "docs" / "adapter-protocol.md").read_text("utf-8")
+    named |= set(re.findall(r'"id": "([^"]+)"', protocol))  # the messages shown in the doc
+    assert len(named) >= 2, named  # the patterns find what they are meant to
+    assert sorted(i for i in named if suite.find(i) is None) == []
