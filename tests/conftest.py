@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,16 @@ def _in_a_fresh_working_directory(
     (``conformance run`` records its failures in ``.camelup-lastfailed.json``) stays out of the
     checkout and out of the other tests."""
     monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The docs site built from this checkout once per session (both browser tests use it),
+    served on 127.0.0.1: its base URL and its folder."""
+    from browser import served
+    from camelup.tools.docs.site import build_site
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    build_site(Path(__file__).resolve().parent.parent, out)
+    with served(out) as base:
+        yield base, out

@@ -14,13 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import functools
-import http.server
-import os
 import posixpath
 import re
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
@@ -29,55 +24,16 @@ from xml.etree import ElementTree
 import attrs
 import pytest
 
+from browser import CHROMIUM, CHROMIUM_ARGS, need_browser, site_only
 from camelup.spec.registry import load_registry
-from camelup.tools.docs.site import build_site
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
-CHROMIUM = os.environ.get("CAMELUP_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 RULING_PAGE = "docs/rulings/RUL-04.html"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 # Pages whose diagrams are photographed at a phone's width (kept as CI artifacts).
 PHONE_PAGES = ("RUL-04", "RUL-25", "RUL-49")
-
-
-def _no_browser(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"CI needs the browser test, but {reason}", pytrace=False)
-    pytest.skip(f"no headless browser here: {reason}")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    out = tmp_path_factory.mktemp("site") / "site"
-    build_site(REPO, out)
-    handler = functools.partial(_QuietHandler, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/", out
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive: a page and its images share a connection
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @attrs.define
@@ -112,14 +68,7 @@ TABS = 6  # pages loaded at once: the crawl takes a few seconds instead of twent
 
 
 async def _site_only(target: Any, base: str, visit: Visit) -> None:
-    """Refuse every request of ``target`` (a page or a context) that leaves the site, and
-    note it: the site must work with nothing fetched from elsewhere."""
-
-    async def refuse(route: Any) -> None:
-        visit.outside.append(route.request.url)
-        await route.abort()
-
-    await target.route(lambda url: not url.startswith((base, "data:")), refuse)
+    await site_only(target, base, visit.outside.append)
 
 
 async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> None:
@@ -260,12 +209,7 @@ async def _browse(base: str, pages: list[str]) -> Visit:
 
 @pytest.fixture(scope="module")
 def visit(site: tuple[str, Path]) -> Visit:
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        _no_browser("the playwright package is not installed (pip install playwright)")
-    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
-        _no_browser(f"{CHROMIUM} is missing (apt-get install chromium)")
+    need_browser()
     base, out = site
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
     return asyncio.run(_browse(base, pages))

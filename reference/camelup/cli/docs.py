@@ -37,10 +37,11 @@ class BuildOptions:
 class SiteOptions:
     out: str
     root: str | None
+    pyodide: str | None
 
     @classmethod
     def from_namespace(cls, namespace: argparse.Namespace) -> SiteOptions:
-        return cls(namespace.out, namespace.root)
+        return cls(namespace.out, namespace.root, namespace.pyodide)
 
 
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +59,12 @@ def _site_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", metavar="OUT", help="the folder to write (emptied first)")
     parser.add_argument(
         "--root", metavar="DIR", help="the repository to read (default: this checkout)"
+    )
+    parser.add_argument(
+        "--pyodide",
+        metavar="DIR",
+        help="the npm package pyodide's folder, for the live boards"
+        " (default: .ci/node/node_modules/pyodide of the repository)",
     )
 
 
@@ -141,17 +148,30 @@ def build(options: BuildOptions) -> int:
 
 
 def site(options: SiteOptions) -> int:
-    from camelup.tools.docs.site import BrokenLinks, NotASiteFolder, build_site
+    from camelup.tools.docs.site import (
+        PYODIDE_FILES,
+        PYODIDE_FOLDER,
+        BrokenLinks,
+        NotASiteFolder,
+        build_site,
+    )
 
     root = Path(options.root) if options.root else _checkout()
+    pyodide = Path(options.pyodide) if options.pyodide else root / PYODIDE_FOLDER
     try:
-        written = build_site(root, Path(options.out))
+        written = build_site(root, Path(options.out), pyodide)
     except NotASiteFolder as error:
         raise UsageError(str(error)) from None
     except BrokenLinks as broken:
         for problem in broken.problems:
             print(f"camelup docs site: {problem}", file=sys.stderr)
         return exits.FAILED
+    if not (pyodide / PYODIDE_FILES[0]).is_file():
+        print(
+            f"camelup docs site: no Pyodide in {pyodide} (npm install --prefix .ci/node"
+            " pyodide): the live boards and the sandbox are left out",
+            file=sys.stderr,
+        )
     print(f"docs site: {len(written)} file(s) in {options.out}")
     return exits.OK
 

@@ -30,8 +30,8 @@ from camelup.io.resources import conformance_directory, spec_directory
 from camelup.model.errors import CamelUpError
 from camelup.model.trace import Site, sites
 from camelup.spec.registry import Clause, Registry, Ruling, Variant, load_registry
-from camelup.tools.render import Frame, replay, state_svg
-from camelup.tools.render.board import board, spaces_shown, status_line, step_words
+from camelup.tools.render import Frame, replay, state_svg, step_svgs
+from camelup.tools.render.board import status_line, step_words
 
 # The folders of docs/ that this module writes in full (and may therefore empty first).
 GENERATED_FOLDERS = ("rulings", "spec")
@@ -236,8 +236,6 @@ def _diagram_section(
         return lines
     action = case.steps[drawn.step - 1].get("action", {})
     total = len(case.steps)
-    # Both boards show the same spaces, so that each space stands at the same place in both.
-    shown = {*spaces_shown(before), *board(after, drawn.after.events).spaces}
     words = step_words(before, after, drawn.after.events)
     lines += [
         f"Step {drawn.step} of {total}: `{describe_action(action)}`.",
@@ -251,8 +249,9 @@ def _diagram_section(
         f"![After step {drawn.step} of {case.id}: {words}]({after_name})",
         "",
     ]
-    files[f"rulings/{before_name}"] = state_svg(before, also=shown)
-    files[f"rulings/{after_name}"] = state_svg(after, move=drawn.after.events, also=shown)
+    before_svg, after_svg = step_svgs(before, after, drawn.after.events)
+    files[f"rulings/{before_name}"] = before_svg
+    files[f"rulings/{after_name}"] = after_svg
     if drawn.after.error is not None:
         error = drawn.after.error
         clause = getattr(error, "clause", None)

@@ -12,6 +12,16 @@ Every page carries a search box that finds rulings, variants and clauses by thei
 words of their question and text (``assets/search.js``, beside this module): the index is a
 small JavaScript file written beside the pages, loaded when the box is first used; no framework
 and nothing fetched from elsewhere.
+
+Every ruling page gets a live board of the case its diagram draws, and the site a sandbox page
+(``sandbox.html``): the real engine runs in the reader's browser (:mod:`camelup.tools.live`,
+started by ``assets/live.js``). The site ships what that needs: Pyodide's files, copied from the
+npm package ``pyodide`` (see :data:`PYODIDE_FILES`), and ``assets/engine/camelup-engine.zip``,
+the camelup package and its pure-Python dependencies as installed here, which Pyodide unpacks
+beside its own standard library; where Node.js is installed, also a memory snapshot of Pyodide
+with camelup imported (:func:`make_snapshot`), from which the browser starts several times
+faster. Without the npm folder the site is built all the same and its live boards say that
+they were left out.
 """
 
 from __future__ import annotations
@@ -20,13 +30,20 @@ import html
 import importlib.resources
 import json
 import posixpath
+import re
 import shutil
+import subprocess
+import zipfile
+from collections.abc import Iterator, Mapping
+from importlib.metadata import distribution
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from camelup.io.outputs import make_folder, write_output
+from camelup.harness.suite import Case, load_suite
+from camelup.io.outputs import make_folder, open_output, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
+from camelup.tools.docs.pages import key_step
 
 HOME = "index.md"  # the generated home page, at the root of the site
 _COPIED = frozenset({".svg", ".png", ".jpg", ".gif"})
@@ -154,7 +171,177 @@ def _search_index() -> list[dict[str, str]]:
     return entries
 
 
-_ASSET_FILES = ("style.css", "search.js")
+_ASSET_FILES = ("style.css", "search.js", "live.js")
+
+PYODIDE_FOLDER = PurePosixPath(".ci/node/node_modules/pyodide")
+"""Where ``npm install --prefix .ci/node pyodide`` puts Pyodide, below the repository."""
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+)
+"""What the browser loads to start Pyodide (no package of Pyodide's own is loaded)."""
+ENGINE_DISTRIBUTIONS = ("attrs", "cattrs", "typing_extensions")
+"""camelup's pure-Python dependencies that the live engine imports (cattrs needs
+typing_extensions); jsonschema and jsonschema-rs stay out: the browser reads JSON with the
+codec's own checks (see :mod:`camelup.tools.live`)."""
+SANDBOX = "sandbox.html"
+_RULING_PAGE = re.compile(r"docs/rulings/(RUL-\d+)\.md")
+_DIAGRAM_CASE = re.compile(r"^Case `([^`]+)`", re.MULTILINE)
+
+
+def _engine_files() -> Iterator[tuple[str, Path]]:
+    """(name in the archive, file) of the camelup package and :data:`ENGINE_DISTRIBUTIONS`."""
+    package = Path(importlib.resources.files("camelup")).resolve()  # type: ignore[arg-type]
+    for path in sorted(package.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            yield f"camelup/{path.relative_to(package).as_posix()}", path
+    for name in ENGINE_DISTRIBUTIONS:
+        for file in distribution(name).files or ():
+            if file.suffix == ".py" and ".dist-info" not in file.parts[0]:
+                yield file.as_posix(), Path(str(file.locate()))
+
+
+def write_engine(path: Path) -> None:
+    """The archive of the engine that ``assets/live.js`` unpacks in Pyodide."""
+    with open_output(path, binary=True) as target, zipfile.ZipFile(target, "w") as archive:
+        for name, file in _engine_files():
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # reproducible
+            archive.writestr(info, file.read_bytes(), zipfile.ZIP_DEFLATED)
+
+
+def _script_json(value: object) -> str:
+    """JSON inside a ``<script type="application/json">``: ``</`` cannot end the element."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+
+
+def _case_json(case: Case) -> dict[str, object]:
+    return {"id": case.id, "ruleset": case.ruleset, "given": case.given, "steps": case.steps}
+
+
+_START = (
+    '<p><button type="button" data-live-start>Run it live</button>'
+    ' <span class="live-status" role="status"></span></p>\n'
+)
+
+
+def _live_section(case: Case, engine: bool) -> str:
+    """A ruling page's live board: its diagram's case, stepped through by the engine."""
+    if not engine:
+        return (
+            '<section class="live" id="live"><h2>Live board</h2><p>This site was built'
+            " without Pyodide (<code>npm install --prefix .ci/node pyodide</code> before"
+            " <code>camelup docs site</code>), so the live board is left out.</p></section>\n"
+        )
+    return (
+        f'<section class="live" id="live" data-live="case" data-key-step="{key_step(case)}">'
+        "<h2>Live board</h2>"
+        f"<p>Step through case <code>{html.escape(case.id)}</code> with camelup's engine"
+        " running in this page: every board, event and refusal below is computed now, by"
+        f' the same code as the diagrams above. Or try any position in the <a href="../../'
+        f'{SANDBOX}">sandbox</a>.</p>\n'
+        f'<script type="application/json" class="live-case">{_script_json(_case_json(case))}'
+        "</script>\n"
+        f"{_START}"
+        '<div class="live-view" hidden><p class="live-controls">'
+        '<button type="button" data-live-back>◀ Back</button> '
+        '<span class="live-where"></span> '
+        '<button type="button" data-live-next>Next ▶</button></p>'
+        '<div class="live-boards"></div><div class="live-events"></div></div></section>\n'
+    )
+
+
+def _with_live_board(body: str, section: str) -> str:
+    """The live board goes after the ruling's first diagram, before the next heading."""
+    image = body.find("<img")
+    heading = body.find("<h2", image) if image >= 0 else -1
+    return body + section if heading < 0 else body[:heading] + section + body[heading:]
+
+
+def _sandbox_page(cases: Mapping[str, Case], engine: bool) -> str:
+    if not engine:
+        return (
+            "<h1>Sandbox</h1>\n<p>This site was built without Pyodide, so the sandbox, which"
+            " runs camelup's engine in this page, is left out.</p>\n"
+        )
+    positions = {ruling: _case_json(case) for ruling, case in sorted(cases.items())}
+    return (
+        "<h1>Sandbox</h1>\n"
+        "<p>camelup's engine, running in this page: paste a state's JSON (as the"
+        ' <a href="docs/adapter-protocol.html">adapter protocol</a> writes it) or start from'
+        " the position of a ruling's case, pick an action or a die face, and see the"
+        " resulting board and the events, each with the clause that caused it. An illegal"
+        " action shows the refusal's code and clause.</p>\n"
+        '<section class="live" id="sandbox" data-live="sandbox">'
+        f'<script type="application/json" class="live-positions">{_script_json(positions)}'
+        "</script>\n"
+        f"{_START}"
+        '<div class="live-view" hidden>'
+        '<p><label>A ruling\'s case <select id="sandbox-case"></select></label></p>'
+        '<p><label for="sandbox-state">The state (JSON)</label><br>'
+        '<textarea id="sandbox-state" rows="10" cols="80" spellcheck="false"></textarea><br>'
+        '<button type="button" id="sandbox-read">Show this state</button></p>'
+        '<div id="sandbox-board" class="live-boards"></div>'
+        '<p><label>A die face (a pyramid ticket) <select id="sandbox-roll"></select></label>'
+        ' <label>or another legal action <select id="sandbox-other"></select></label></p>'
+        '<p><label for="sandbox-action">The action (JSON; edit it to try an illegal one)'
+        '</label><br><textarea id="sandbox-action" rows="2" cols="80" spellcheck="false">'
+        "</textarea><br>"
+        '<button type="button" id="sandbox-apply">Apply</button> '
+        '<button type="button" id="sandbox-continue" hidden>Continue from the result</button>'
+        "</p>"
+        '<div id="sandbox-result"><div class="live-boards"></div>'
+        '<div class="live-events"></div></div></div></section>\n'
+    )
+
+
+def _diagram_cases(root: Path, pages: Mapping[str, str]) -> dict[str, Case]:
+    """Each ruling's case drawn first on its page (``pages``: source -> Markdown text)."""
+    wanted = {}
+    for source, text in pages.items():
+        ruling, case = _RULING_PAGE.fullmatch(source), _DIAGRAM_CASE.search(text)
+        if ruling and case:
+            wanted[case[1]] = ruling[1]
+    if not wanted:
+        return {}
+    suite = load_suite(root / "conformance")
+    return {wanted[case.id]: case for case in suite.cases if case.id in wanted}
+
+
+SNAPSHOT = "snapshot.bin"
+SNAPSHOT_SECONDS = 300  # Node boots Pyodide once: some ten seconds on a busy two-core machine
+
+
+def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
+    """Pyodide's memory once camelup is imported, made by Node.js (``assets/snapshot.mjs``)
+    beside the engine's archive in ``engine``; the browser then starts from it in a second
+    or so instead of several. None (and the browser boots Pyodide itself) without Node.js or
+    when Node cannot make it: the live boards work either way, only slower to start."""
+    node = shutil.which("node")
+    if node is None:
+        return None
+    out = engine / SNAPSHOT
+    with importlib.resources.as_file(_ASSET_FOLDER / "snapshot.mjs") as script:
+        command = [node, str(script), str(pyodide), str(engine / "camelup-engine.zip"), str(out)]
+        try:
+            done = subprocess.run(
+                command, capture_output=True, timeout=SNAPSHOT_SECONDS, check=False
+            )
+        except subprocess.TimeoutExpired:
+            return None
+    if done.returncode != 0 or not out.is_file():
+        out.unlink(missing_ok=True)
+        return None
+    return out
+
+
+def copy_pyodide(folder: Path, out: Path) -> None:
+    make_folder(out)
+    for name in PYODIDE_FILES:
+        write_output(out / name, (folder / name).read_bytes())
 
 
 def _ruling_questions() -> dict[str, str]:
@@ -175,6 +362,7 @@ def _page_html(name: str, title: str, body: str, *, compatibility: bool) -> str:
         ("docs/rulings/README.html", "Rulings"),
         ("docs/implementers/README.html", "Implementers"),
         ("docs/adapter-protocol.html", "Adapter protocol"),
+        (SANDBOX, "Sandbox"),
     ]
     if compatibility:
         nav.append(("docs/compatibility.html", "Compatibility"))
@@ -195,6 +383,7 @@ def _page_html(name: str, title: str, body: str, *, compatibility: bool) -> str:
         '<ul id="search-results" hidden></ul></nav></header>\n'
         f"<main>\n{body}</main>\n"
         f'<script src="{root}{_ASSETS}/search.js"></script>\n'
+        f'<script src="{root}{_ASSETS}/live.js"></script>\n'
         "</body>\n</html>\n"
     )
 
@@ -223,11 +412,21 @@ def _empty_folder(out: Path) -> None:
     make_folder(out)
 
 
-def build_site(root: Path, out: Path) -> list[str]:
+def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
     """Write the site of the repository at ``root`` into ``out``; returns the pages written
-    (relative to ``out``, sorted). Raises :class:`BrokenLinks` when a link leads nowhere and
-    :class:`NotASiteFolder` when ``out`` holds anything but an earlier build."""
+    (relative to ``out``, sorted). ``pyodide``: the npm package's folder (default: the one
+    below ``root``, :data:`PYODIDE_FOLDER`); without it the live boards are left out. Raises
+    :class:`BrokenLinks` when a link leads nowhere and :class:`NotASiteFolder` when ``out``
+    holds anything but an earlier build."""
+    pyodide = pyodide or root / PYODIDE_FOLDER
+    engine = (pyodide / PYODIDE_FILES[0]).is_file()
     pending = _roots(root)
+    ruling_sources = {
+        source: (root / source).read_text("utf-8")
+        for source in pending
+        if _RULING_PAGE.fullmatch(source)
+    }
+    live_cases = _diagram_cases(root, ruling_sources)
     report = (root / "docs" / "compatibility.md").is_file()
     questions = _ruling_questions()
     seen = set(pending)
@@ -283,7 +482,14 @@ def build_site(root: Path, out: Path) -> list[str]:
         for target in page.targets:
             if target.startswith("#") and target[1:] not in page.anchors:
                 problems.append(f"{source}: {target} (no such anchor)")
-        files[name] = _page_html(name, page.title or source, page.body, compatibility=report)
+        body = page.body
+        ruling = _RULING_PAGE.fullmatch(source)
+        if ruling and ruling[1] in live_cases:
+            body = _with_live_board(body, _live_section(live_cases[ruling[1]], engine))
+        files[name] = _page_html(name, page.title or source, body, compatibility=report)
+    files[SANDBOX] = _page_html(
+        SANDBOX, "Sandbox", _sandbox_page(live_cases, engine), compatibility=report
+    )
     for page_name, target, fragment in links:
         anchors = pages[target].anchors if target in pages else ()
         if fragment and fragment not in anchors:
@@ -299,6 +505,13 @@ def build_site(root: Path, out: Path) -> list[str]:
     make_folder(assets)
     for asset in _ASSET_FILES:
         write_output(assets / asset, _ASSET_FOLDER.joinpath(asset).read_bytes())
+    if engine:
+        copy_pyodide(pyodide, assets / "pyodide")
+        make_folder(assets / "engine")
+        write_engine(assets / "engine" / "camelup-engine.zip")
+        snapshot = make_snapshot(pyodide, assets / "engine")
+        start = {"snapshot": snapshot.name if snapshot else None}
+        write_output(assets / "engine" / "start.json", json.dumps(start))
     index = json.dumps(_search_index(), ensure_ascii=False, indent=0, sort_keys=True)
     write_output(assets / "search-index.js", f"window.camelupSearchIndex = {index};\n")
     return sorted(files)

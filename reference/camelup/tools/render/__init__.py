@@ -16,7 +16,7 @@ it); a docs generator calls them directly, ``camelup render`` is a thin command 
 """
 
 from camelup.tools.render.replay import Frame, replay
-from camelup.tools.render.svg import state_svg
+from camelup.tools.render.svg import state_svg, step_svgs
 from camelup.tools.render.text import state_text
 
-__all__ = ["Frame", "replay", "state_svg", "state_text"]
+__all__ = ["Frame", "replay", "state_svg", "state_text", "step_svgs"]

@@ -33,13 +33,17 @@ class Frame:
     error: CamelUpError | None = None
 
 
-def initial_state(ruleset: Mapping[str, Any], given: Mapping[str, Any]) -> State:
+def initial_state(
+    ruleset: Mapping[str, Any], given: Mapping[str, Any], *, checked: bool = False
+) -> State:
     """The case's starting position; raises the codec's or the setup's ``CamelUpError`` (with
-    a JSON pointer into the case) when the case gives one the engine refuses."""
+    a JSON pointer into the case) when the case gives one the engine refuses. ``checked``: the
+    case file was already checked against its schema (the browser, which has no schema
+    validator, replays only cases the site's build checked)."""
     if "state" in given:
-        return state_from_json(given["state"], "/given/state")
-    rules = ruleset_from_json(ruleset, "/ruleset")
-    setup = setup_from_json(given["setup"], "/given/setup")
+        return state_from_json(given["state"], "/given/state", checked=checked)
+    rules = ruleset_from_json(ruleset, "/ruleset", checked=checked)
+    setup = setup_from_json(given["setup"], "/given/setup", checked=checked)
     try:
         return new_game(rules, setup)
     except InvalidSetup as error:  # its pointer is into the setup: say where that is
@@ -48,14 +52,18 @@ def initial_state(ruleset: Mapping[str, Any], given: Mapping[str, Any]) -> State
 
 
 def replay(
-    ruleset: Mapping[str, Any], given: Mapping[str, Any], steps: Sequence[Mapping[str, Any]]
+    ruleset: Mapping[str, Any],
+    given: Mapping[str, Any],
+    steps: Sequence[Mapping[str, Any]],
+    *,
+    checked: bool = False,
 ) -> tuple[Frame, ...]:
     """Frame 0 is the given position; frame k the position after step k (1-based)."""
-    state = initial_state(ruleset, given)
+    state = initial_state(ruleset, given, checked=checked)
     frames = [Frame(0, state)]
     for index, step in enumerate(steps, start=1):
         try:
-            action = action_from_json(step["action"], f"/steps/{index - 1}/action")
+            action = action_from_json(step["action"], f"/steps/{index - 1}/action", checked=checked)
             result = apply(state, action)
         except CamelUpError as error:
             frames.append(Frame(index, state, (), error))

@@ -35,6 +35,7 @@ from camelup.tools.render.board import (
     legend,
     player_line,
     roll_label,
+    spaces_shown,
     tile_label,
     tile_words,
 )
@@ -444,3 +445,12 @@ def state_svg(
         f"<rect width='{width:.0f}' height='{height:.0f}' fill='#ffffff'/>"
     )
     return head + "".join(canvas.parts) + "</svg>\n"
+
+
+def step_svgs(before: State, after: State, events: Iterable[object]) -> tuple[str, str]:
+    """The two diagrams of one step, before and after it: both show the same spaces, so that
+    each space stands at the same place in both, and the after one draws the step's moves.
+    The rulings' pages and their live boards draw a step through this one function."""
+    events = tuple(events)
+    shown = {*spaces_shown(before), *board(after, events).spaces}
+    return state_svg(before, also=shown), state_svg(after, move=events, also=shown)

@@ -1,0 +1,76 @@
+"""What the browser tests share: Debian's chromium driven by Playwright, the site built from
+this checkout and served on 127.0.0.1 (the session-scoped ``site`` fixture of conftest.py),
+and the rule that no request leaves the site."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("CAMELUP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def no_browser(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI needs the browser test, but {reason}", pytrace=False)
+    pytest.skip(f"no headless browser here: {reason}")
+
+
+def need_browser() -> None:
+    """Skip (fail in CI) unless Playwright and the browser are here."""
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        no_browser("the playwright package is not installed (pip install playwright)")
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
+        no_browser(f"{CHROMIUM} is missing (apt-get install chromium)")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: a page and its images share a connection
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """``folder`` served on 127.0.0.1 by a plain static file server; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+async def site_only(target: Any, base: str, note: Callable[[str], None]) -> None:
+    """Refuse every request of ``target`` (a page or a context) that leaves the site, and
+    ``note`` it: the site must work with nothing fetched from elsewhere."""
+
+    async def refuse(route: Any) -> None:
+        note(route.request.url)
+        await route.abort()
+
+    await target.route(lambda url: not url.startswith((base, "data:")), refuse)
