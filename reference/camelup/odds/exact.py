@@ -217,9 +217,16 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
         return steps
 
     def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
-        if die is not grey:
+        if die is not grey:  # lift_and_move's loop, written out: five dice in six are racing
             rolls, weight = racing[die]
-            return lift_and_move(here, rolls, weight, 1, None, [])
+            lifted = list(here)
+            camel, origin, unit = lift(lifted, rolls[0], None)
+            steps: list[_Step] = []
+            for roll in rolls:
+                moved = lifted.copy()
+                outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
+                steps.append((weight, 1, outcome, moved, roll))
+            return steps
         by_white, by_black = choose(here, white), choose(here, black)
         if by_white[0] is by_black[0]:  # both faces of each number make the same move
             return lift_and_move(here, white_rolls, 2, 2, by_white, [])
@@ -309,6 +316,7 @@ def _enumerate(
     ]
     moves, position, rank = source.moves, source.position, source.rank
     finals: dict[Ranking, int] = {}
+    finals_get = finals.get
     paid: dict[int, int] = {}
     race_end = sequences = race_end_sequences = 0
     # level[mask]: the positions with the dice of ``mask`` left, each track with its weight
@@ -329,7 +337,7 @@ def _enumerate(
                     for die, _ in draws[mask]:
                         for face_weight, times, moved, after, _ in moves(here, die):
                             ranked = rank(after)
-                            finals[ranked] = finals.get(ranked, 0) + weighed * face_weight
+                            finals[ranked] = finals_get(ranked, 0) + weighed * face_weight
                             sequences += count * times
                             if moved.payments or moved.crossed:
                                 for payment in moved.payments:

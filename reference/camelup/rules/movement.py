@@ -11,7 +11,7 @@ code.
 
 from __future__ import annotations
 
-import attrs
+from typing import NamedTuple
 
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll, face_problem
@@ -26,8 +26,7 @@ from camelup.rules import crazy, whirlwind
 Track = list[Stack]
 
 
-@attrs.frozen
-class Moved:
+class Moved(NamedTuple):
     """What revealing one die did to the race: the race kernel's result.
 
     ``landing`` is the space where the die's own move ended (after any whirlwind arrow, before
@@ -35,6 +34,9 @@ class Moved:
     moves across tile layouts key on it. ``crossed``: a unit crossed the finish line, which ends
     the race. ``payments``: what tiles owe their owners for this move, paid by
     :func:`camelup.rules.money.pay`.
+
+    A named tuple, not an attrs class: it is as immutable and typed, and the odds make one per
+    tile landing, where an attrs instance costs half as much again to build.
     """
 
     landing: int
