@@ -119,13 +119,13 @@ def _booing_on_top_in_the_second_edition(
     unit: Stack,
     direction: int,
     events: list[Event] | None = None,
-) -> tuple[object, bool]:
+) -> movement.Moved:
     """The wrong rule of issue 18: in the 2nd edition a booing tile puts the unit on top."""
-    paid, ended = REAL_TILE_STEP(track, ruleset, tile, unit, direction, events)
-    if ruleset.edition is Edition.SECOND and tile.side.step < 0 and not ended:
+    moved = REAL_TILE_STEP(track, ruleset, tile, unit, direction, events)
+    if ruleset.edition is Edition.SECOND and tile.side.step < 0 and not moved.crossed:
         index = tile.space + tile.side.step * direction - MIN_SPACE
         track[index] = track[index][len(unit) :] + unit
-    return paid, ended
+    return moved
 
 
 REAL_TILE_STEP = movement.tile_step
