@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from camelup.harness.compare import describe_action
 from camelup.io import schemas
 from camelup.io.codec import action_from_json, state_from_json, to_json
+from camelup.io.jsonio import JSONInputError, parse_json
 from camelup.model.errors import CamelUpError, InvalidState
 from camelup.play.engine import apply, legal_actions
 from camelup.tools.render import replay, state_svg, step_svgs
@@ -53,7 +54,7 @@ def case_steps(case_text: str) -> str:
     """Every step of a case (``{"ruleset", "given", "steps"}``): the given position's board,
     and per step its action, the boards before and after it (as the rulings' static
     diagrams draw them), its events with their clauses, or the engine's refusal."""
-    case = json.loads(case_text)
+    case = parse_json(case_text)
     frames = replay(case["ruleset"], case["given"], case["steps"], checked=True)
     steps = []
     for before, after in itertools.pairwise(frames):
@@ -75,7 +76,7 @@ def case_steps(case_text: str) -> str:
 def case_position(case_text: str) -> str:
     """The canonical JSON text of a case's given position (a setup played out), for the
     sandbox to start from."""
-    case = json.loads(case_text)
+    case = parse_json(case_text)
     state = initial_state(case["ruleset"], case["given"], checked=True)
     return json.dumps(to_json(state), ensure_ascii=False, indent=1, sort_keys=True)
 
@@ -91,9 +92,10 @@ def _read(text: str, kind: str, decode: Callable[..., T]) -> T:
     else that fails is one line with the kind's default clause."""
     clause = schemas.DEFAULT_CLAUSES[kind]
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidState("malformed", clause, f"the {kind} is not JSON: {error.msg}") from None
+        document = parse_json(text)
+    except JSONInputError as error:
+        message = f"the {kind} is not JSON: {error.message}"
+        raise InvalidState("malformed", clause, message) from None
     if _validates():
         return decode(document)
     try:
