@@ -11,8 +11,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -138,10 +136,6 @@ def _state_from_case(options: OddsOptions) -> Any:
         raise _InputError(f"{case.where}: {error}") from None
 
 
-def _text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def _action_label(action: Any) -> str:
     from camelup.model.actions import MoveTile, PlaceTile, TakeLegTicket
 
@@ -155,6 +149,7 @@ def _action_label(action: Any) -> str:
 
 def handle(options: OddsOptions) -> int:
     """Compute and print the odds; the exit code."""
+    from camelup.io.odds_json import odds_json, race_json
     from camelup.odds import exact as odds
 
     if (options.state is None) == (options.case is None):
@@ -180,9 +175,9 @@ def handle(options: OddsOptions) -> int:
     values = odds.action_values(state, leg, tiles=not options.no_tiles)
     estimates, interrupted = _race(state, options)
     with signals.current.deferred():  # the answer is never cut in the middle
-        document = as_json(leg, values)
+        document = odds_json(leg, values)
         if estimates is not None:
-            document["race"] = _race_json(estimates)
+            document["race"] = race_json(estimates)
         elif interrupted is not None:
             document["race"] = {"interrupted": interrupted.signal_name}
         print(json.dumps(document, indent=2))
@@ -272,6 +267,8 @@ def _progress(total: int) -> Any:
 
 
 def _print_table(leg: Any) -> None:
+    from camelup.io.codec import to_json
+
     places = leg.places()
     width = len(places)
     header = " ".join(f"{n:>9}" for n in ("1st", "2nd", "3rd", "4th", "5th")[:width])
@@ -279,21 +276,7 @@ def _print_table(leg: Any) -> None:
     print(f"{'camel':8} {header}")
     for camel, row in places.items():
         print(f"{camel.value:8} " + " ".join(f"{float(p):9.4f}" for p in row))
-    print(f"race ends this leg: {float(leg.race_end):.4f} ({_text(leg.race_end)})", flush=True)
-
-
-def _race_json(estimates: Any) -> dict[str, Any]:
-    def figures(table: Any) -> dict[str, Any]:
-        return {c.value: [e.value, e.low, e.high] for c, e in table.items()}
-
-    return {
-        "races": estimates.races,
-        "seed": estimates.seed,
-        "winner": figures(estimates.winner),
-        "loser": figures(estimates.loser),
-        "winner_card": figures(estimates.winner_card),
-        "loser_card": figures(estimates.loser_card),
-    }
+    print(f"race ends this leg: {float(leg.race_end):.4f} ({to_json(leg.race_end)})", flush=True)
 
 
 def _print_race(estimates: Any) -> None:
@@ -311,42 +294,6 @@ def _print_race(estimates: Any) -> None:
         winner_card = cell(estimates.winner_card[camel], 3)
         loser_card = cell(estimates.loser_card[camel], 3)
         print(f"{camel.value:8} {wins:>20} {loses:>20} {winner_card:>22} {loser_card:>22}")
-
-
-def fractions_text(values: Iterable[Fraction]) -> list[str]:
-    """Exact ``"n/d"`` strings (``"0/1"``, ``"1/1"`` included) for JSON output."""
-    return [f"{v.numerator}/{v.denominator}" for v in values]
-
-
-def as_json(odds: Any, values: Any = ()) -> dict[str, Any]:
-    """The odds as JSON values, every probability an exact ``"n/d"`` string."""
-    return {
-        "places": {c.value: fractions_text(row) for c, row in odds.places().items()},
-        "race_end": fractions_text([odds.race_end])[0],
-        "sequences": odds.sequences,
-        "race_end_sequences": odds.race_end_sequences,
-        "total_weight": odds.total_weight,
-        "actions": [
-            {
-                "action": _action_json(v.action),
-                "value": fractions_text([v.value])[0],
-                "tile_coins": fractions_text([v.tile_coins])[0],
-                "tile_coins_now": fractions_text([v.tile_coins_now])[0],
-                "ticket_change": fractions_text([v.ticket_change])[0],
-            }
-            for v in values
-        ],
-    }
-
-
-def _action_json(action: Any) -> Any:
-    """The action as JSON; the pyramid action without a roll, which it does not choose."""
-    from camelup.io.codec import to_json
-    from camelup.model.actions import TakePyramidTicket
-
-    if type(action) is TakePyramidTicket:
-        return {"type": "take_pyramid_ticket", "player": action.player}
-    return to_json(action)
 
 
 VERB = Verb(
