@@ -36,6 +36,7 @@ from camelup.harness.compare import (
     value_diff,
     wire_for,
 )
+from camelup.harness.coverage_report import coverage_lines, coverage_summary
 from camelup.harness.mutation import applied
 from camelup.harness.mutation.catalogue import CATALOGUE
 from camelup.harness.protocol import Hello, InProcessReference, Outcome, Reply, parse_hello
@@ -50,7 +51,7 @@ from camelup.harness.suite import (
     load_suite,
     parse_case,
 )
-from camelup.harness.validate import coverage, registry_problems
+from camelup.harness.validate import CoverageRow, coverage, registry_problems
 from camelup.io import schemas
 from camelup.io.codec import state_from_json
 from camelup.rules.ranking import ranking
@@ -453,3 +454,20 @@ def test_coverage_counts_checks_naming_a_clause_and_checks_falling_back(
     assert not any(row.gap for row in rows.values())
     bare = attrs.evolve(rows["whirlwind.bounce"], named=(), by_default=())
     assert bare.gap and bare.cases  # listed by cases, judged by no check: a gap
+
+
+def test_coverage_lines_flag_a_gap_in_each_format_and_the_summary_counts_it() -> None:
+    site, check = "movement.py:1 f", "c1#/expect/0"
+    judged = CoverageRow("move.a", "5.1", "must", "engine", ("first",), ("c1",), (site,), (check,))
+    gap = CoverageRow("move.b", "5.2", "must", "engine", ("first",), ("c2",), ())
+    rows = [judged, gap]
+    human = coverage_lines(rows, "human")
+    assert len(human) == 3 and human[2].endswith("-  <- no check") and "<-" not in human[1]
+    markdown = coverage_lines(rows, "markdown")
+    assert markdown[3].startswith("| 5.2 `move.b` **(no check)** | must | engine | 1 | 0 | 0 | - |")
+    assert [json.loads(line)["gap"] for line in coverage_lines(rows, "jsonl")] == [False, True]
+    assert coverage_lines([], "human") == [] and len(coverage_lines([], "markdown")) == 2
+    assert coverage_summary(rows).endswith(
+        "2/2 clauses have cases, 1 are judged by a check (1 by a check naming them),"
+        " 1 must-clause(s) implemented by the engine by none"
+    )
