@@ -111,10 +111,9 @@ def _state_from_file(name: str) -> Any:
 
 
 def _state_from_case(options: OddsOptions) -> Any:
-    from camelup.harness.adapter import run_case
     from camelup.harness.suite import load_suite
-    from camelup.io.codec import state_from_json
     from camelup.model.errors import CamelUpError
+    from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # handle calls this for a --case only
@@ -124,16 +123,11 @@ def _state_from_case(options: OddsOptions) -> Any:
         raise _InputError(f"--case {options.case}: no such case in the suite")
     if not 0 <= options.after <= len(case.steps):
         raise _InputError(f"--after {options.after}: case {case.id} has {len(case.steps)} step(s)")
-    reply = run_case(case.wire())
-    if "initial_state" not in reply:
-        raise _InputError(f"{case.where}#/given: the given position is refused")
-    position = reply["initial_state"]
-    for step in reply["steps"][: options.after]:
-        position = step.get("state", position)  # a rejected step leaves the position unchanged
     try:
-        return state_from_json(position)
-    except CamelUpError as error:  # pragma: no cover - the reference wrote this state
-        raise _InputError(f"{case.where}: {error}") from None
+        frames = replay(case.ruleset, case.given, case.steps[: options.after])
+    except CamelUpError:
+        raise _InputError(f"{case.where}#/given: the given position is refused") from None
+    return frames[options.after].state
 
 
 def _action_label(action: Any) -> str:
