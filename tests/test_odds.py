@@ -52,6 +52,7 @@ from camelup.odds.exact import (
     race_estimates,
 )
 from camelup.rules import crazy, movement, whirlwind
+from camelup.tools.render.odds_text import action_label, leg_table
 from helpers import build, ruleset
 
 F = Fraction
@@ -138,6 +139,23 @@ def test_the_odds_wire_form_spells_the_hand_worked_leg_as_exact_strings() -> Non
     pyramid = [a["action"] for a in document["actions"] if a["action"]["type"].startswith("take_p")]
     assert pyramid == [{"type": "take_pyramid_ticket", "player": state.to_move}]
     assert all("/" in a["value"] for a in document["actions"])
+
+
+def test_the_odds_text_tables_show_the_hand_worked_leg() -> None:
+    state = build(
+        ruleset("first"),
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        tiles=[(7, 1, TileSide.MIRAGE)],
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+    lines = leg_table(leg_odds(state))
+    assert lines[0] == "leg odds (1 dice to come, 3 outcome sequences)"
+    assert lines[1].split() == ["camel", "1st", "2nd", "3rd", "4th", "5th"]
+    assert lines[2].split() == ["blue", "0.0000", "0.0000", "0.0000", "0.6667", "0.3333"]
+    assert lines[-1] == "race ends this leg: 0.0000 (0/1)"
+    assert action_label(PlaceTile(0, 12, TileSide.MIRAGE)) == "place tile on 12 mirage"
+    assert action_label(TakeLegTicket(0, Camel.WHITE)) == "leg ticket white"
 
 
 @pytest.mark.parametrize(

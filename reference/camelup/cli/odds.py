@@ -130,17 +130,6 @@ def _state_from_case(options: OddsOptions) -> Any:
     return frames[options.after].state
 
 
-def _action_label(action: Any) -> str:
-    from camelup.model.actions import MoveTile, PlaceTile, TakeLegTicket
-
-    if isinstance(action, TakeLegTicket):
-        return f"leg ticket {action.camel.value}"
-    if isinstance(action, PlaceTile | MoveTile):
-        verb = "place" if isinstance(action, PlaceTile) else "move"
-        return f"{verb} tile on {action.space} {action.side.value}"
-    return "pyramid ticket"
-
-
 def handle(options: OddsOptions) -> int:
     """Compute and print the odds; the exit code."""
     from camelup.io.odds_json import odds_json, race_json
@@ -209,15 +198,16 @@ def _print_as_they_come(state: Any, options: OddsOptions) -> int:
     """The text report, each part printed as soon as it is known: the leg odds and the values
     of the tickets at once, the tile actions one by one, then the best of them and the time."""
     from camelup.odds import exact as odds
+    from camelup.tools.render.odds_text import action_label, leg_table, race_table
 
     start = time.perf_counter()
     leg = odds.leg_odds(state)
-    _print_table(leg)
+    print("\n".join(leg_table(leg)), flush=True)
     seat = state.to_move
     tickets = odds.iter_action_values(state, leg, tiles=False)
     print(f"expected coins within the leg for seat {seat}, best first:")
     for value in sorted(tickets, key=lambda v: -v.value):
-        print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}")
+        print(f"  {float(value.value):+8.4f}  {action_label(value.action)}")
     print(f"(leg odds and tickets in {time.perf_counter() - start:.2f} s)", flush=True)
     if not options.no_tiles:
         tiles: list[Any] = []
@@ -225,15 +215,15 @@ def _print_as_they_come(state: Any, options: OddsOptions) -> int:
             if not tiles:
                 print(f"tile actions for seat {seat}, as they come:")
             tiles.append(value)
-            print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}", flush=True)
+            print(f"  {float(value.value):+8.4f}  {action_label(value.action)}", flush=True)
         if tiles:
             best = max(tiles, key=lambda v: v.value)
-            print(f"best tile action: {float(best.value):+.4f}  {_action_label(best.action)}")
+            print(f"best tile action: {float(best.value):+.4f}  {action_label(best.action)}")
     print(f"(all in {time.perf_counter() - start:.2f} s)", flush=True)
     estimates, interrupted = _race(state, options)
     with signals.current.deferred():
         if estimates is not None:
-            _print_race(estimates)
+            print("\n".join(race_table(estimates)))
         return _finish(interrupted)
 
 
@@ -258,36 +248,6 @@ def _progress(total: int) -> Any:
             print(f"  {done}/{total} races, {rate:,.0f}/s", end=end, file=sys.stderr, flush=True)
 
     return report
-
-
-def _print_table(leg: Any) -> None:
-    from camelup.io.codec import to_json
-
-    places = leg.places()
-    width = len(places)
-    header = " ".join(f"{n:>9}" for n in ("1st", "2nd", "3rd", "4th", "5th")[:width])
-    print(f"leg odds ({leg.steps} dice to come, {leg.sequences:,} outcome sequences)")
-    print(f"{'camel':8} {header}")
-    for camel, row in places.items():
-        print(f"{camel.value:8} " + " ".join(f"{float(p):9.4f}" for p in row))
-    print(f"race ends this leg: {float(leg.race_end):.4f} ({to_json(leg.race_end)})", flush=True)
-
-
-def _print_race(estimates: Any) -> None:
-    print(
-        f"whole race, {estimates.races:,} races by dice alone (seed {estimates.seed}),"
-        " 95% intervals:"
-    )
-    print(f"{'camel':8} {'wins':>20} {'loses':>20} {'winner card':>22} {'loser card':>22}")
-
-    def cell(e: Any, digits: int = 4) -> str:
-        return f"{e.value:.{digits}f} [{e.low:.{digits}f},{e.high:.{digits}f}]"
-
-    for camel in estimates.winner:
-        wins, loses = cell(estimates.winner[camel]), cell(estimates.loser[camel])
-        winner_card = cell(estimates.winner_card[camel], 3)
-        loser_card = cell(estimates.loser_card[camel], 3)
-        print(f"{camel.value:8} {wins:>20} {loses:>20} {winner_card:>22} {loser_card:>22}")
 
 
 VERB = Verb(
