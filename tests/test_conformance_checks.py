@@ -25,6 +25,7 @@ from tap.parser import Parser as TapParser
 from camelup.cli import main
 from camelup.harness import render
 from camelup.harness.adapter import hello_reply, run_case
+from camelup.harness.case_text import case_text
 from camelup.harness.compare import (
     NO_VALUE,
     ProtocolViolation,
@@ -471,3 +472,17 @@ def test_coverage_lines_flag_a_gap_in_each_format_and_the_summary_counts_it() ->
         "2/2 clauses have cases, 1 are judged by a check (1 by a check naming them),"
         " 1 must-clause(s) implemented by the engine by none"
     )
+
+
+def test_a_case_as_text_quotes_its_clauses_and_ruling_then_itself_as_json() -> None:
+    registry = load_registry()
+    case = next(c for c in load_suite().cases if c.ruling and c.clauses)
+    blocks = case_text(case, registry)
+    assert blocks[0] == case.id and blocks[1] == f"  {case.description}"
+    clause = registry.clause(case.clauses[0])
+    heading = blocks.index(next(b for b in blocks if b.startswith(f"{clause.number} {clause.id}")))
+    assert blocks[heading].endswith(f"spec/{clause.file}:{clause.line}")
+    quoted = [line.removeprefix("    ") for line in blocks[heading + 1].splitlines()]
+    assert quoted == clause.text.splitlines()
+    assert any(b.startswith(f"ruling {case.ruling}: ") for b in blocks)
+    assert blocks[-2] == "case:" and json.loads(blocks[-1]) == dict(case.raw)
