@@ -25,7 +25,7 @@ from tap.parser import Parser as TapParser
 from camelup.cli import main
 from camelup.harness import render
 from camelup.harness.adapter import hello_reply, run_case
-from camelup.harness.case_text import case_text
+from camelup.harness.case_text import case_lines, case_text
 from camelup.harness.compare import (
     NO_VALUE,
     ProtocolViolation,
@@ -486,3 +486,16 @@ def test_a_case_as_text_quotes_its_clauses_and_ruling_then_itself_as_json() -> N
     assert quoted == clause.text.splitlines()
     assert any(b.startswith(f"ruling {case.ruling}: ") for b in blocks)
     assert blocks[-2] == "case:" and json.loads(blocks[-1]) == dict(case.raw)
+
+
+def test_a_list_of_cases_is_one_aligned_line_or_one_json_object_each() -> None:
+    cases = [c for c in load_suite().cases if c.id.startswith("turn.order/")][:3]
+    assert len(cases) == 3
+    human = case_lines(cases, "human")
+    assert human[-1] == "3 case(s)"
+    rows = list(zip(human[:-1], cases, strict=True))
+    assert all(line.startswith(case.id) for line, case in rows)
+    assert len({line.index(f"  {case.ruleset_label()}") for line, case in rows}) == 1
+    listed = [json.loads(line) for line in case_lines(cases, "jsonl")]
+    assert [entry["id"] for entry in listed] == [case.id for case in cases]
+    assert listed[0]["file"] == cases[0].where and listed[0]["clauses"] == list(cases[0].clauses)

@@ -1,15 +1,39 @@
-"""One case as text for a reader: where it comes from, the text of each clause it cites and of
-its ruling (from the spec registry), then the case itself as JSON."""
+"""Cases as text for a reader: a list of cases, one line each (or one JSON object each), and
+one case in full: where it comes from, the text of each clause it cites and of its ruling (from
+the spec registry), then the case itself as JSON."""
 
 from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Sequence
 
 from camelup.harness.suite import Case
 from camelup.spec.registry import Registry
 
-__all__ = ["case_text"]
+__all__ = ["case_lines", "case_text"]
+
+
+def case_lines(cases: Sequence[Case], format: str) -> list[str]:
+    """The cases one per line: ``jsonl`` (id, area, clauses, rule set, description, file) or
+    ``human`` (aligned columns, then the count)."""
+    if format == "jsonl":
+        return [
+            json.dumps(
+                {
+                    "id": case.id,
+                    "area": case.area,
+                    "clauses": list(case.clauses),
+                    "ruleset": case.ruleset,
+                    "description": case.description,
+                    "file": case.where,
+                }
+            )
+            for case in cases
+        ]
+    width = max((len(c.id) for c in cases), default=0)
+    lines = [f"{c.id:<{width}}  {c.ruleset_label():<30}  {c.description}" for c in cases]
+    return [*lines, f"{len(cases)} case(s)"]
 
 
 def case_text(case: Case, registry: Registry) -> list[str]:
