@@ -25,6 +25,7 @@ from tap.parser import Parser as TapParser
 from camelup.cli import main
 from camelup.harness import render
 from camelup.harness.adapter import hello_reply, run_case
+from camelup.harness.case_text import case_lines, case_text
 from camelup.harness.compare import (
     NO_VALUE,
     ProtocolViolation,
@@ -36,6 +37,7 @@ from camelup.harness.compare import (
     value_diff,
     wire_for,
 )
+from camelup.harness.coverage_report import coverage_lines, coverage_summary
 from camelup.harness.mutation import applied
 from camelup.harness.mutation.catalogue import CATALOGUE
 from camelup.harness.protocol import Hello, InProcessReference, Outcome, Reply, parse_hello
@@ -50,7 +52,7 @@ from camelup.harness.suite import (
     load_suite,
     parse_case,
 )
-from camelup.harness.validate import coverage, registry_problems
+from camelup.harness.validate import CoverageRow, coverage, registry_problems
 from camelup.io import schemas
 from camelup.io.codec import state_from_json
 from camelup.rules.ranking import ranking
@@ -453,3 +455,47 @@ def test_coverage_counts_checks_naming_a_clause_and_checks_falling_back(
     assert not any(row.gap for row in rows.values())
     bare = attrs.evolve(rows["whirlwind.bounce"], named=(), by_default=())
     assert bare.gap and bare.cases  # listed by cases, judged by no check: a gap
+
+
+def test_coverage_lines_flag_a_gap_in_each_format_and_the_summary_counts_it() -> None:
+    site, check = "movement.py:1 f", "c1#/expect/0"
+    judged = CoverageRow("move.a", "5.1", "must", "engine", ("first",), ("c1",), (site,), (check,))
+    gap = CoverageRow("move.b", "5.2", "must", "engine", ("first",), ("c2",), ())
+    rows = [judged, gap]
+    human = coverage_lines(rows, "human")
+    assert len(human) == 3 and human[2].endswith("-  <- no check") and "<-" not in human[1]
+    markdown = coverage_lines(rows, "markdown")
+    assert markdown[3].startswith("| 5.2 `move.b` **(no check)** | must | engine | 1 | 0 | 0 | - |")
+    assert [json.loads(line)["gap"] for line in coverage_lines(rows, "jsonl")] == [False, True]
+    assert coverage_lines([], "human") == [] and len(coverage_lines([], "markdown")) == 2
+    assert coverage_summary(rows).endswith(
+        "2/2 clauses have cases, 1 are judged by a check (1 by a check naming them),"
+        " 1 must-clause(s) implemented by the engine by none"
+    )
+
+
+def test_a_case_as_text_quotes_its_clauses_and_ruling_then_itself_as_json() -> None:
+    registry = load_registry()
+    case = next(c for c in load_suite().cases if c.ruling and c.clauses)
+    blocks = case_text(case, registry)
+    assert blocks[0] == case.id and blocks[1] == f"  {case.description}"
+    clause = registry.clause(case.clauses[0])
+    heading = blocks.index(next(b for b in blocks if b.startswith(f"{clause.number} {clause.id}")))
+    assert blocks[heading].endswith(f"spec/{clause.file}:{clause.line}")
+    quoted = [line.removeprefix("    ") for line in blocks[heading + 1].splitlines()]
+    assert quoted == clause.text.splitlines()
+    assert any(b.startswith(f"ruling {case.ruling}: ") for b in blocks)
+    assert blocks[-2] == "case:" and json.loads(blocks[-1]) == dict(case.raw)
+
+
+def test_a_list_of_cases_is_one_aligned_line_or_one_json_object_each() -> None:
+    cases = [c for c in load_suite().cases if c.id.startswith("turn.order/")][:3]
+    assert len(cases) == 3
+    human = case_lines(cases, "human")
+    assert human[-1] == "3 case(s)"
+    rows = list(zip(human[:-1], cases, strict=True))
+    assert all(line.startswith(case.id) for line, case in rows)
+    assert len({line.index(f"  {case.ruleset_label()}") for line, case in rows}) == 1
+    listed = [json.loads(line) for line in case_lines(cases, "jsonl")]
+    assert [entry["id"] for entry in listed] == [case.id for case in cases]
+    assert listed[0]["file"] == cases[0].where and listed[0]["clauses"] == list(cases[0].clauses)

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-import camelup.cli.conformance
 from camelup.harness import suite
 from camelup.harness.expectations import ExpectationsError, load_expectations
 from camelup.harness.reports import render
@@ -370,10 +369,10 @@ def test_schema_validators_are_built_in_one_place() -> None:
 def test_an_internal_error_has_its_own_exit_code(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(option: Any) -> Any:
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom\nin two lines")
 
-    monkeypatch.setattr(camelup.cli.conformance.shared, "load", broken)
+    monkeypatch.setattr(suite, "load_suite", broken)
     code, out, err = run_cli(capsys, "conformance", "list")
     assert code == 70 and out == ""
     assert one_line(err) == "camelup: internal error: RuntimeError: boom in two lines"

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from camelup.cli.docs import stale_files
 from camelup.spec.registry import load_registry
+from camelup.tools.docs.folder import stale_files
 from camelup.tools.docs.markdown import slug, to_html
 from camelup.tools.docs.pages import build_pages
 from camelup.tools.docs.site import BrokenLinks, NotASiteFolder, build_site

@@ -40,6 +40,7 @@ from camelup import (
     legal_actions,
 )
 from camelup.io.codec import dumps
+from camelup.io.odds_json import leg_odds_json, odds_json
 from camelup.model.camels import Die
 from camelup.odds.by_apply import summary
 from camelup.odds.exact import (
@@ -51,6 +52,7 @@ from camelup.odds.exact import (
     race_estimates,
 )
 from camelup.rules import crazy, movement, whirlwind
+from camelup.tools.render.odds_text import action_label, leg_table
 from helpers import build, ruleset
 
 F = Fraction
@@ -105,6 +107,55 @@ def test_one_die_left_worked_out_by_hand() -> None:
     assert odds.place(Camel.WHITE, 1) == 1
     assert odds.tile_coins(1) == F(1, 3)
     assert odds.race_end == 0
+
+
+def test_the_odds_wire_form_spells_the_hand_worked_leg_as_exact_strings() -> None:
+    """The same position as above, as the protocol's ``odds`` member and ``odds --json`` carry
+    it: one spelling of each fraction, the pyramid action without the roll it does not choose."""
+    state = build(
+        ruleset("first"),
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        tiles=[(7, 1, TileSide.MIRAGE)],
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+    odds = leg_odds(state)
+    reply = leg_odds_json(odds)
+    assert reply == {
+        "places": {
+            "blue": ["0/1", "0/1", "0/1", "2/3", "1/3"],
+            "green": ["0/1", "0/1", "0/1", "1/3", "2/3"],
+            "orange": ["0/1", "0/1", "1/1", "0/1", "0/1"],
+            "yellow": ["0/1", "1/1", "0/1", "0/1", "0/1"],
+            "white": ["1/1", "0/1", "0/1", "0/1", "0/1"],
+        },
+        "race_end": "0/1",
+        "sequences": 3,
+    }
+    values = action_values(state, odds, tiles=False)
+    document = odds_json(odds, values)
+    assert {key: document[key] for key in reply} == reply
+    assert document["total_weight"] == odds.total_weight
+    pyramid = [a["action"] for a in document["actions"] if a["action"]["type"].startswith("take_p")]
+    assert pyramid == [{"type": "take_pyramid_ticket", "player": state.to_move}]
+    assert all("/" in a["value"] for a in document["actions"])
+
+
+def test_the_odds_text_tables_show_the_hand_worked_leg() -> None:
+    state = build(
+        ruleset("first"),
+        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
+        tiles=[(7, 1, TileSide.MIRAGE)],
+        revealed=["G", "O", "Y", "W"],
+        pyramid_tickets={0: 4},
+    )
+    lines = leg_table(leg_odds(state))
+    assert lines[0] == "leg odds (1 dice to come, 3 outcome sequences)"
+    assert lines[1].split() == ["camel", "1st", "2nd", "3rd", "4th", "5th"]
+    assert lines[2].split() == ["blue", "0.0000", "0.0000", "0.0000", "0.6667", "0.3333"]
+    assert lines[-1] == "race ends this leg: 0.0000 (0/1)"
+    assert action_label(PlaceTile(0, 12, TileSide.MIRAGE)) == "place tile on 12 mirage"
+    assert action_label(TakeLegTicket(0, Camel.WHITE)) == "leg ticket white"
 
 
 @pytest.mark.parametrize(

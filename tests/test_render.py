@@ -19,10 +19,10 @@ import pytest
 
 import camelup.tools.render
 from camelup import Camel, CamelUpError, Die, State, TakePyramidTicket, TileSide, Variant, apply
-from camelup.cli.render import use_color
 from camelup.harness.adapter import run_case
 from camelup.harness.suite import Case, load_suite
 from camelup.io.codec import state_from_json, to_json
+from camelup.io.terminal import use_color
 from camelup.tools.render import replay, state_svg, state_text
 from camelup.tools.render.board import camel_look, die_look, spaces_shown
 from camelup.tools.render.svg import MOVE_INK

@@ -9,10 +9,10 @@ the summary line are coloured, after any text from outside has been escaped.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-from typing import IO, Any
+
+from camelup.io.terminal import use_color
 
 CHOICES = ("auto", "always", "never")
 RED, GREEN, YELLOW, RESET = "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
@@ -28,18 +28,6 @@ def add_option(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="colour the verdicts: auto = on a terminal unless NO_COLOR is set",
     )
-
-
-def use_color(choice: str, stream: IO[str] | None, environ: Any = None) -> bool:
-    """Whether to colour text: ``always``/``never`` as asked; ``auto`` only on a terminal, and
-    not when ``NO_COLOR`` is set to anything but "" (https://no-color.org) or TERM is dumb."""
-    if choice != "auto":
-        return choice == "always"
-    env = os.environ if environ is None else environ
-    if env.get("NO_COLOR", "") != "" or env.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def wanted(choice: str) -> bool:

@@ -11,8 +11,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +111,9 @@ def _state_from_file(name: str) -> Any:
 
 
 def _state_from_case(options: OddsOptions) -> Any:
-    from camelup.harness.adapter import run_case
     from camelup.harness.suite import load_suite
-    from camelup.io.codec import state_from_json
     from camelup.model.errors import CamelUpError
+    from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # handle calls this for a --case only
@@ -126,35 +123,16 @@ def _state_from_case(options: OddsOptions) -> Any:
         raise _InputError(f"--case {options.case}: no such case in the suite")
     if not 0 <= options.after <= len(case.steps):
         raise _InputError(f"--after {options.after}: case {case.id} has {len(case.steps)} step(s)")
-    reply = run_case(case.wire())
-    if "initial_state" not in reply:
-        raise _InputError(f"{case.where}#/given: the given position is refused")
-    position = reply["initial_state"]
-    for step in reply["steps"][: options.after]:
-        position = step.get("state", position)  # a rejected step leaves the position unchanged
     try:
-        return state_from_json(position)
-    except CamelUpError as error:  # pragma: no cover - the reference wrote this state
-        raise _InputError(f"{case.where}: {error}") from None
-
-
-def _text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def _action_label(action: Any) -> str:
-    from camelup.model.actions import MoveTile, PlaceTile, TakeLegTicket
-
-    if isinstance(action, TakeLegTicket):
-        return f"leg ticket {action.camel.value}"
-    if isinstance(action, PlaceTile | MoveTile):
-        verb = "place" if isinstance(action, PlaceTile) else "move"
-        return f"{verb} tile on {action.space} {action.side.value}"
-    return "pyramid ticket"
+        frames = replay(case.ruleset, case.given, case.steps[: options.after])
+    except CamelUpError:
+        raise _InputError(f"{case.where}#/given: the given position is refused") from None
+    return frames[options.after].state
 
 
 def handle(options: OddsOptions) -> int:
     """Compute and print the odds; the exit code."""
+    from camelup.io.odds_json import odds_json, race_json
     from camelup.odds import exact as odds
 
     if (options.state is None) == (options.case is None):
@@ -180,9 +158,9 @@ def handle(options: OddsOptions) -> int:
     values = odds.action_values(state, leg, tiles=not options.no_tiles)
     estimates, interrupted = _race(state, options)
     with signals.current.deferred():  # the answer is never cut in the middle
-        document = as_json(leg, values)
+        document = odds_json(leg, values)
         if estimates is not None:
-            document["race"] = _race_json(estimates)
+            document["race"] = race_json(estimates)
         elif interrupted is not None:
             document["race"] = {"interrupted": interrupted.signal_name}
         print(json.dumps(document, indent=2))
@@ -220,15 +198,16 @@ def _print_as_they_come(state: Any, options: OddsOptions) -> int:
     """The text report, each part printed as soon as it is known: the leg odds and the values
     of the tickets at once, the tile actions one by one, then the best of them and the time."""
     from camelup.odds import exact as odds
+    from camelup.tools.render.odds_text import action_label, leg_table, race_table
 
     start = time.perf_counter()
     leg = odds.leg_odds(state)
-    _print_table(leg)
+    print("\n".join(leg_table(leg)), flush=True)
     seat = state.to_move
     tickets = odds.iter_action_values(state, leg, tiles=False)
     print(f"expected coins within the leg for seat {seat}, best first:")
     for value in sorted(tickets, key=lambda v: -v.value):
-        print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}")
+        print(f"  {float(value.value):+8.4f}  {action_label(value.action)}")
     print(f"(leg odds and tickets in {time.perf_counter() - start:.2f} s)", flush=True)
     if not options.no_tiles:
         tiles: list[Any] = []
@@ -236,15 +215,15 @@ def _print_as_they_come(state: Any, options: OddsOptions) -> int:
             if not tiles:
                 print(f"tile actions for seat {seat}, as they come:")
             tiles.append(value)
-            print(f"  {float(value.value):+8.4f}  {_action_label(value.action)}", flush=True)
+            print(f"  {float(value.value):+8.4f}  {action_label(value.action)}", flush=True)
         if tiles:
             best = max(tiles, key=lambda v: v.value)
-            print(f"best tile action: {float(best.value):+.4f}  {_action_label(best.action)}")
+            print(f"best tile action: {float(best.value):+.4f}  {action_label(best.action)}")
     print(f"(all in {time.perf_counter() - start:.2f} s)", flush=True)
     estimates, interrupted = _race(state, options)
     with signals.current.deferred():
         if estimates is not None:
-            _print_race(estimates)
+            print("\n".join(race_table(estimates)))
         return _finish(interrupted)
 
 
@@ -269,84 +248,6 @@ def _progress(total: int) -> Any:
             print(f"  {done}/{total} races, {rate:,.0f}/s", end=end, file=sys.stderr, flush=True)
 
     return report
-
-
-def _print_table(leg: Any) -> None:
-    places = leg.places()
-    width = len(places)
-    header = " ".join(f"{n:>9}" for n in ("1st", "2nd", "3rd", "4th", "5th")[:width])
-    print(f"leg odds ({leg.steps} dice to come, {leg.sequences:,} outcome sequences)")
-    print(f"{'camel':8} {header}")
-    for camel, row in places.items():
-        print(f"{camel.value:8} " + " ".join(f"{float(p):9.4f}" for p in row))
-    print(f"race ends this leg: {float(leg.race_end):.4f} ({_text(leg.race_end)})", flush=True)
-
-
-def _race_json(estimates: Any) -> dict[str, Any]:
-    def figures(table: Any) -> dict[str, Any]:
-        return {c.value: [e.value, e.low, e.high] for c, e in table.items()}
-
-    return {
-        "races": estimates.races,
-        "seed": estimates.seed,
-        "winner": figures(estimates.winner),
-        "loser": figures(estimates.loser),
-        "winner_card": figures(estimates.winner_card),
-        "loser_card": figures(estimates.loser_card),
-    }
-
-
-def _print_race(estimates: Any) -> None:
-    print(
-        f"whole race, {estimates.races:,} races by dice alone (seed {estimates.seed}),"
-        " 95% intervals:"
-    )
-    print(f"{'camel':8} {'wins':>20} {'loses':>20} {'winner card':>22} {'loser card':>22}")
-
-    def cell(e: Any, digits: int = 4) -> str:
-        return f"{e.value:.{digits}f} [{e.low:.{digits}f},{e.high:.{digits}f}]"
-
-    for camel in estimates.winner:
-        wins, loses = cell(estimates.winner[camel]), cell(estimates.loser[camel])
-        winner_card = cell(estimates.winner_card[camel], 3)
-        loser_card = cell(estimates.loser_card[camel], 3)
-        print(f"{camel.value:8} {wins:>20} {loses:>20} {winner_card:>22} {loser_card:>22}")
-
-
-def fractions_text(values: Iterable[Fraction]) -> list[str]:
-    """Exact ``"n/d"`` strings (``"0/1"``, ``"1/1"`` included) for JSON output."""
-    return [f"{v.numerator}/{v.denominator}" for v in values]
-
-
-def as_json(odds: Any, values: Any = ()) -> dict[str, Any]:
-    """The odds as JSON values, every probability an exact ``"n/d"`` string."""
-    return {
-        "places": {c.value: fractions_text(row) for c, row in odds.places().items()},
-        "race_end": fractions_text([odds.race_end])[0],
-        "sequences": odds.sequences,
-        "race_end_sequences": odds.race_end_sequences,
-        "total_weight": odds.total_weight,
-        "actions": [
-            {
-                "action": _action_json(v.action),
-                "value": fractions_text([v.value])[0],
-                "tile_coins": fractions_text([v.tile_coins])[0],
-                "tile_coins_now": fractions_text([v.tile_coins_now])[0],
-                "ticket_change": fractions_text([v.ticket_change])[0],
-            }
-            for v in values
-        ],
-    }
-
-
-def _action_json(action: Any) -> Any:
-    """The action as JSON; the pyramid action without a roll, which it does not choose."""
-    from camelup.io.codec import to_json
-    from camelup.model.actions import TakePyramidTicket
-
-    if type(action) is TakePyramidTicket:
-        return {"type": "take_pyramid_ticket", "player": action.player}
-    return to_json(action)
 
 
 VERB = Verb(

@@ -14,10 +14,10 @@ from typing import IO, Any
 
 import attrs
 
-from camelup.cli.colour import use_color
 from camelup.cli.common import Verb
 from camelup.cli.output import OutputError
 from camelup.io import exits
+from camelup.io.terminal import use_color
 
 HELP = "draw a state, or a step of a conformance case, as an SVG diagram or as text"
 DETAILS = """\

@@ -155,20 +155,14 @@ def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
 
 def _odds(state: State) -> dict[str, Any]:
     """The leg's exact odds as the protocol carries them (capability ``odds``)."""
+    from camelup.io.odds_json import leg_odds_json
     from camelup.odds.exact import GameOver, leg_odds
 
     try:
         found = leg_odds(state)
     except GameOver:
         return {}  # a finished game has no leg left: nothing to report
-    return {
-        "places": {
-            c.value: [f"{p.numerator}/{p.denominator}" for p in row]
-            for c, row in found.places().items()
-        },
-        "race_end": f"{found.race_end.numerator}/{found.race_end.denominator}",
-        "sequences": found.sequences,
-    }
+    return leg_odds_json(found)
 
 
 def handle(message: Any) -> dict[str, Any] | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 import attrs
 
@@ -32,28 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: ListOptions) -> int:
+    from camelup.harness.case_text import case_lines
+
     suite = shared.load(options.suite)
     shared.report_problems(suite)
     cases = options.filters.select(suite.cases)
-    if options.format == "jsonl":
-        for case in cases:
-            print(
-                json.dumps(
-                    {
-                        "id": case.id,
-                        "area": case.area,
-                        "clauses": list(case.clauses),
-                        "ruleset": case.ruleset,
-                        "description": case.description,
-                        "file": case.where,
-                    }
-                )
-            )
-    else:
-        width = max((len(c.id) for c in cases), default=0)
-        for case in cases:
-            say(f"{case.id:<{width}}  {case.ruleset_label():<30}  {case.description}")
-        say(f"{len(cases)} case(s)")
+    # JSON lines are escaped by json.dumps already; the table may quote text from the suite.
+    emit = print if options.format == "jsonl" else say
+    for line in case_lines(cases, options.format):
+        emit(line)
     return exits.INVALID_SUITE if suite.problems else exits.OK
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import textwrap
 
 import attrs
 
@@ -33,47 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: ShowOptions) -> int:
+    from camelup.harness.case_text import case_text
     from camelup.spec.registry import load_registry
 
     suite = shared.load(options.suite)
     case = shared.find(suite, options.case_id)
-    registry = load_registry()
-    say(case.id)
-    say(f"  {case.description}")
-    say(f"  file:    {case.where}  (area {case.area})")
-    say(f"  ruleset: {case.ruleset_label()}")
-    source = case.source
-    say(f"  source:  {source.get('kind')}: {source.get('ref')}")
-    say()
-    for clause_id in case.clauses:
-        if clause_id not in registry.clause_ids:
-            say(f"{clause_id}  (unknown clause)")
-            continue
-        clause = registry.clause(clause_id)
-        variant = f"; variant {clause.variant}" if clause.variant else ""
-        say(
-            f"{clause.number} {clause.id}  [{', '.join(sorted(clause.rule_sets))};"
-            f" {clause.level}{variant}]"
-            f"  spec/{clause.file}:{clause.line}"
-        )
-        say(textwrap.indent(clause.text, "    "))
-        say()
-    if case.ruling:
-        ruling = next((r for r in registry.rulings if r.id == case.ruling), None)
-        if ruling is None:
-            say(f"ruling {case.ruling}  (unknown ruling)")
-        else:
-            say(f"ruling {ruling.id}: {ruling.title}  spec/{ruling.file}:{ruling.line}")
-            for field in ("question", "ruling"):
-                if ruling.fields.get(field):
-                    say(
-                        textwrap.indent(
-                            textwrap.fill(f"{field.title()}: {ruling.fields[field]}", 96), "    "
-                        )
-                    )
-        say()
-    say("case:")
-    say(textwrap.indent(json.dumps(dict(case.raw), indent=2, ensure_ascii=False), "  "))
+    for block in case_text(case, load_registry()):
+        say(block)
     return exits.OK
 
 
