@@ -32,14 +32,21 @@ class Moved:
 
     ``landing`` is the space where the die's own move ended (after any whirlwind arrow, before
     any tile step): a tile acts only there (``move.only-final-space``), so callers that share
-    moves across tile layouts key on it. ``crossed``: a unit crossed the finish line, which ends
-    the race. ``payments``: what tiles owe their owners for this move, paid by
-    :func:`camelup.rules.money.pay`.
+    moves across tile layouts key on it, through :attr:`reached`. ``crossed``: a unit crossed
+    the finish line, which ends the race. ``payments``: what tiles owe their owners for this
+    move, paid by :func:`camelup.rules.money.pay`.
     """
 
     landing: int
     crossed: bool
     payments: tuple[TilePaid, ...] = ()
+
+    @property
+    def reached(self) -> tuple[int, ...]:
+        """The spaces where a tile acts on this move: only the landing (``move.only-final-space``).
+        The odds share a move across tile layouts that put no tile on them, so a rule that lets
+        a tile act elsewhere says so here, and the odds follow."""
+        return (self.landing,)
 
 
 # A move that meets no tile is known by its landing space and whether it crossed: made once per
