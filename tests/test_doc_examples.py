@@ -15,6 +15,11 @@ it is:
 - ``<!-- example: collect only -->``: a command that runs this very test suite (minutes, or the
   35-minute long profile); run with ``--collect-only``, which proves its paths and its
   Hypothesis profile exist.
+- ``<!-- example: as in .ci/run -->``: the contributor's checks before a commit
+  (docs/contributing.md): each command must be a line of ``.ci/run``, which runs them.
+- ``<!-- example: the layers of tests/test_layers.py -->``: the layer table, checked against
+  ``tests/test_layers.py``'s ``LAYERS``; ``<!-- example: files in the repository -->``: a list
+  of paths, each of which must exist.
 - ``yaml``: the CI job: parsed, and its ``run`` steps executed with a job summary file.
 - ``toml``: an expectations file, loaded by camelup's own loader.
 - ``text``: output, shapes and synopses; the command-line synopsis is checked against ``--help``
@@ -148,7 +153,8 @@ def _workspace(document: str, tmp_path: Path) -> Path:
     return tmp_path
 
 
-SHELL = [b for b in blocks("sh", "bash") if b.note not in ("run by .ci/run", "collect only")]
+NOT_RUN_HERE = ("run by .ci/run", "collect only", "as in .ci/run")
+SHELL = [b for b in blocks("sh", "bash") if b.note not in NOT_RUN_HERE]
 
 
 def test_there_are_shell_examples_to_run() -> None:
@@ -261,3 +267,35 @@ def test_the_layout_names_real_folders() -> None:
     folders = re.findall(r"^(\S+/)\s", layout.body, re.M)
     assert len(folders) >= 6
     assert [f for f in folders if not (REPO / f).is_dir()] == []
+
+
+def _noted(note: str) -> list[Block]:
+    found = [b for b in blocks() if b.note == note]
+    assert found, f"no block marked {note!r}"
+    return found
+
+
+def test_the_contributors_checks_are_those_ci_runs() -> None:
+    ci = {line.strip() for line in (REPO / ".ci" / "run").read_text("utf-8").splitlines()}
+    for block in _noted("as in .ci/run"):
+        commands = block.commands()
+        assert len(commands) >= 5, block.label
+        assert [c for c in commands if c not in ci] == [], f"{block.label}: not in .ci/run"
+
+
+def test_the_layer_table_is_the_layer_test() -> None:
+    from test_layers import LAYERS
+
+    folders = {name.split(".")[1]: layer for name, layer in LAYERS.items() if name.count(".") == 1}
+    folders = {name: layer for name, layer in folders.items() if name != "__main__"}
+    (table,) = _noted("the layers of tests/test_layers.py")
+    rows = re.findall(r"^(\w+)/\s+(\d+)\s", table.body, re.M)
+    assert {name: int(layer) for name, layer in rows} == folders
+    assert [int(layer) for _, layer in rows] == sorted(folders.values())
+
+
+def test_the_listed_files_exist() -> None:
+    for block in _noted("files in the repository"):
+        paths = re.findall(r"^(\S+)\s", block.body, re.M)
+        assert len(paths) >= 5, block.label
+        assert [p for p in paths if not (REPO / p).is_file()] == [], block.label

@@ -376,7 +376,7 @@ def test_a_patched_whirlwind_rule_changes_play_and_odds(monkeypatch: pytest.Monk
     )
 
     def no_arrows(walk: Callable[..., Any]) -> Callable[..., Any]:
-        return lambda track, unit, origin, pips, events=None: origin + pips
+        return lambda track, unit, origin, pips, *_, **__: origin + pips  # no arrows
 
     roll = DieRoll(Die.BLUE, 2)
     _changes_both(monkeypatch, state, roll, whirlwind, "whirlwind_destination", no_arrows)

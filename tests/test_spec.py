@@ -221,3 +221,23 @@ def test_the_ruleset_schema_names_exactly_the_models_variants(tmp_path: Path) ->
     (problem,) = schema_enum_problems(tmp_path)
     assert problem.startswith("ruleset.schema.json: /properties/variants lists")
     assert "final-scoring-net" in problem and "camelup.model.ruleset.Variant" in problem
+
+
+def test_spec_sync_writes_the_schemas_enums_from_the_model(tmp_path: Path) -> None:
+    """A new variant is named by hand in the model only: sync writes it into the schema, byte
+    for byte as the schema is kept, and leaves an agreeing schema untouched."""
+    from camelup.io.resources import schema_directory
+    from camelup.spec.agreement import schema_enum_problems, sync_schema_enums
+
+    shutil.copytree(schema_directory(), tmp_path, dirs_exist_ok=True)
+    schema = tmp_path / "ruleset.schema.json"
+    kept = schema.read_text("utf-8")
+    assert sync_schema_enums(tmp_path) == []
+    document = json.loads(kept)
+    document["properties"]["variants"]["items"]["enum"].remove("final-scoring-net")
+    document["properties"]["modules"]["items"]["enum"].append("camel-bazaar")
+    schema.write_text(json.dumps(document), "utf-8")
+    assert len(schema_enum_problems(tmp_path)) == 2
+    assert sync_schema_enums(tmp_path) == [schema]
+    assert schema.read_text("utf-8") == kept
+    assert schema_enum_problems(tmp_path) == []

@@ -271,7 +271,7 @@ class _SharedMoves:
         found = self.kept.get((here, die))
         if found is None:
             steps = self.numbered(self.bare.moves(self.tracks[here], die))
-            landings = frozenset(step[2].landing for step in steps)
+            landings = frozenset(space for step in steps for space in step[2].reached)
             found = self.kept[here, die] = (steps, landings)
         return found
 
@@ -279,10 +279,11 @@ class _SharedMoves:
         """The moves with ``tiles`` on the track, shared with every other layout of the search.
 
         A tile acts only on a unit whose move ends on its space (``move.only-final-space``,
-        ``tile.land.pay-owner``), so a kept move with no tile whose landing holds no tile of
-        this layout is this layout's move too; the moves of a die that lands on one of them are
-        made again with the tiles. This is the whole of the sharing across tile layouts: the
-        enumeration itself does not know about it.
+        ``tile.land.pay-owner``), so a kept move with no tile whose spaces reached
+        (``Moved.reached``: the landing) hold no tile of this layout is this layout's move
+        too; the moves of a die that reaches one of them are made again with the tiles. This is
+        the whole of the sharing across tile layouts: the enumeration itself does not know
+        about it.
         """
         tiled = _kernel_moves(self.ruleset, tiles).moves
         spaces = frozenset(tile.space for tile in tiles if tile not in self.tiles)
@@ -445,13 +446,13 @@ class _TileValues:
     space and side at once: one pass over the leg without their tile, then a little more work
     per layout.
 
-    Until a unit's move lands on the new tile's space, the leg goes as it does without the tile
-    (``move.only-final-space``: a tile acts only on the space where a move ends). So the value
-    of a position under a layout is the value without the tile wherever no move below it lands
-    on that space; :meth:`_base` finds, once for the leg, each position's value without the
-    tile and the spaces that moves below it land on, and :meth:`layout` works out again only
-    the positions from which the new tile can be reached. Values are whole numbers of units of
-    ``1 / total`` as in :class:`LegOdds`.
+    Until a unit's move reaches the new tile's space (``Moved.reached``: where it lands, as a
+    tile acts only on the space where a move ends, ``move.only-final-space``), the leg goes as it
+    does without the tile. So the value of a position under a layout is the value without the
+    tile wherever no move below it reaches that space; :meth:`_base` finds, once for the leg,
+    each position's value without the tile and the spaces that moves below it reach, and
+    :meth:`layout` works out again only the positions from which the new tile can be reached.
+    Values are whole numbers of units of ``1 / total`` as in :class:`LegOdds`.
     """
 
     def __init__(self, state: State, steps: int) -> None:
@@ -563,7 +564,7 @@ class _TileValues:
                         reward += weight * below_reward
                     continue
                 for weight, _, outcome, after, roll in kept:
-                    if outcome.landing == space:  # this move meets the tile: made again with it
+                    if space in outcome.reached:  # this move meets the tile: made again with it
                         moved = list(shared.tracks[here])
                         outcome = reveal(moved, tiles, ruleset, roll)
                         for payment in outcome.payments:

@@ -31,9 +31,9 @@ class Moved(NamedTuple):
 
     ``landing`` is the space where the die's own move ended (after any whirlwind arrow, before
     any tile step): a tile acts only there (``move.only-final-space``), so callers that share
-    moves across tile layouts key on it. ``crossed``: a unit crossed the finish line, which ends
-    the race. ``payments``: what tiles owe their owners for this move, paid by
-    :func:`camelup.rules.money.pay`.
+    moves across tile layouts key on it, through :attr:`reached`. ``crossed``: a unit crossed
+    the finish line, which ends the race. ``payments``: what tiles owe their owners for this
+    move, paid by :func:`camelup.rules.money.pay`.
 
     A named tuple, not an attrs class: it is as immutable and typed, and the odds make one per
     tile landing, where an attrs instance costs half as much again to build.
@@ -42,6 +42,13 @@ class Moved(NamedTuple):
     landing: int
     crossed: bool
     payments: tuple[TilePaid, ...] = ()
+
+    @property
+    def reached(self) -> tuple[int, ...]:
+        """The spaces where a tile acts on this move: only the landing (``move.only-final-space``).
+        The odds share a move across tile layouts that put no tile on them, so a rule that lets
+        a tile act elsewhere says so here, and the odds follow."""
+        return (self.landing,)
 
 
 # A move that meets no tile is known by its landing space and whether it crossed: made once per

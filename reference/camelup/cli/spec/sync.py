@@ -1,4 +1,5 @@
-"""``camelup spec sync``: regenerate the Rulings back-links in the chapter files."""
+"""``camelup spec sync``: regenerate the Rulings back-links in the chapter files and, for the
+bundled spec, the ruleset schema's enums from the model."""
 
 from __future__ import annotations
 
@@ -25,9 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: SyncOptions) -> int:
+    from camelup.spec.agreement import sync_schema_enums
     from camelup.spec.registry import sync_backlinks
 
-    changed = sync_backlinks(spec_directory(options.spec, rulings=True))
+    directory = spec_directory(options.spec, rulings=True)
+    changed = sync_backlinks(directory)
+    if directory.resolve() == spec_directory(None).resolve():  # the schema goes with this spec
+        changed += sync_schema_enums()
     for path in changed:
         print(f"updated {path}")
     print(f"spec sync: {len(changed)} file(s) updated")
@@ -36,7 +41,7 @@ def handle(options: SyncOptions) -> int:
 
 VERB = Verb(
     name="sync",
-    summary="regenerate the Rulings back-links of the chapters",
+    summary="regenerate the Rulings back-links of the chapters and the ruleset schema's enums",
     example="camelup spec sync && git diff spec/",
     exit_codes=(
         (exits.OK, "the back-links are written (the files that changed are listed)"),
