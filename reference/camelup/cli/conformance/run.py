@@ -18,8 +18,9 @@ import attrs
 
 from camelup.cli import colour, signals
 from camelup.cli.common import UsageError, Verb, error_line, status
-from camelup.cli.conformance import last_failed, shared
+from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import Progress
+from camelup.harness import last_failed
 from camelup.io import exits
 from camelup.io.outputs import OutputRefused, open_output
 from camelup.io.safe_text import printable
