@@ -16,6 +16,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "clause(*ids): the spec clause IDs (spec/*.md) whose rule the test checks",
     )
+    # Hundreds of tests start `camelup` in a subprocess. Where PYTHONDONTWRITEBYTECODE is set
+    # (as on CI's machines) each of them would compile the package afresh (0.4 s apiece): it
+    # is compiled once here instead, by the controller, before any worker starts.
+    if not hasattr(config, "workerinput"):
+        import compileall
+
+        package = Path(__file__).resolve().parent.parent / "reference" / "camelup"
+        compileall.compile_dir(package, quiet=1, workers=1)
 
 
 # Hypothesis profiles, chosen with HYPOTHESIS_PROFILE (default "ci"); see docs/testing.md.
