@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from camelup.cli import signals
+import camelup.cli.signals as signals
 from camelup.cli.common import Verb
 from camelup.io import exits
 

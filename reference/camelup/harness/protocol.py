@@ -151,7 +151,7 @@ class InProcessReference:
     """The bundled reference engine, called directly (no subprocess, no JSON text)."""
 
     def __init__(self) -> None:
-        from camelup.harness import adapter
+        import camelup.harness.adapter as adapter
 
         self._run_case: Callable[[Mapping[str, Any]], dict[str, Any]] = adapter.run_case
         self._hello = parse_hello(adapter.hello_reply())

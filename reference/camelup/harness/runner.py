@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-from camelup.harness import divergence
+import camelup.harness.divergence as divergence
 from camelup.harness.compare import (
     Mismatch,
     ProtocolViolation,

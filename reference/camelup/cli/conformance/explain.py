@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from camelup.cli import colour
+import camelup.cli.colour as colour
 from camelup.cli.common import Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.io import exits

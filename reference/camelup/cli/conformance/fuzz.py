@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from camelup.cli import signals
+import camelup.cli.signals as signals
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import INTERVAL

@@ -11,7 +11,7 @@ import argparse
 
 import attrs
 
-from camelup.cli import signals
+import camelup.cli.signals as signals
 from camelup.cli.common import UsageError, Verb, error_line
 from camelup.cli.conformance import shared
 from camelup.io import exits

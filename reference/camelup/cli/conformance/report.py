@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 
-from camelup.cli import signals
+import camelup.cli.signals as signals
 from camelup.cli.common import Verb, status
 from camelup.cli.conformance import shared
 from camelup.io import exits

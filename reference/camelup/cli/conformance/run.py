@@ -16,7 +16,8 @@ from typing import IO, TYPE_CHECKING
 
 import attrs
 
-from camelup.cli import colour, signals
+import camelup.cli.colour as colour
+import camelup.cli.signals as signals
 from camelup.cli.common import UsageError, Verb, error_line, status
 from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import Progress
