@@ -119,3 +119,72 @@ def test_nothing_lies_loose_at_the_top_of_the_package() -> None:
     assert [f"camelup.{name}" for name in folders] == sorted(
         name for name in LAYERS if name.count(".") == 1 and name != "camelup.__main__"
     )
+
+
+def module_dependencies(tree: ast.AST) -> set[str]:
+    """The camelup modules ``tree`` needs loaded: ``from p import m`` needs the package ``p``
+    (its ``__init__`` runs first) and the module ``p.m`` when there is one."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                found.update((node.module, f"{node.module}.{alias.name}"))
+    return {name for name in found if name.startswith("camelup.") and existing(name)}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph``: its strongly connected parts of two or more modules
+    (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                elif target in stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def test_no_modules_import_each_other_in_a_loop() -> None:
+    graph = {
+        module_name(path): module_dependencies(ast.parse(path.read_text("utf-8")))
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+    assert len(graph) > 30
+    assert cycles(graph) == []
+
+
+def test_the_cycle_check_sees_a_loop_through_a_package() -> None:
+    tree = ast.parse("from camelup.harness import runner\nfrom camelup.harness import Case\n")
+    assert module_dependencies(tree) == {"camelup.harness.runner", "camelup.harness"}
+    loop = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(loop) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []

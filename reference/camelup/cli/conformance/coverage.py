@@ -10,8 +10,8 @@ import sys
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 from camelup.cli.common import Verb, say
-from camelup.cli.conformance import shared
 from camelup.io import exits
 
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 import camelup.cli.colour as colour
+import camelup.cli.conformance.shared as shared
 from camelup.cli.common import Verb, error_line
-from camelup.cli.conformance import shared
 from camelup.io import exits
 from camelup.io.safe_text import printable
 

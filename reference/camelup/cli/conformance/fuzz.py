@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
 from camelup.cli.common import UsageError, Verb, error_line
-from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import INTERVAL
 from camelup.io import exits
 from camelup.io.safe_text import printable

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 from camelup.cli.common import UsageError, Verb, error_line
-from camelup.cli.conformance import shared
 from camelup.io import exits
 
 

@@ -6,8 +6,8 @@ import argparse
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 from camelup.cli.common import Verb, say
-from camelup.cli.conformance import shared
 from camelup.io import exits
 
 

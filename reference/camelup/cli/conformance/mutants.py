@@ -11,9 +11,9 @@ import argparse
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
 from camelup.cli.common import UsageError, Verb, error_line
-from camelup.cli.conformance import shared
 from camelup.io import exits
 
 HELP = (

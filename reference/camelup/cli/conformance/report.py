@@ -12,9 +12,9 @@ from pathlib import Path
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
 from camelup.cli.common import Verb, status
-from camelup.cli.conformance import shared
 from camelup.io import exits
 
 HELP = (

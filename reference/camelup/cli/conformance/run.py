@@ -17,9 +17,9 @@ from typing import IO, TYPE_CHECKING
 import attrs
 
 import camelup.cli.colour as colour
+import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
 from camelup.cli.common import UsageError, Verb, error_line, status
-from camelup.cli.conformance import shared
 from camelup.cli.conformance.progress import Progress
 from camelup.harness import last_failed
 from camelup.io import exits
