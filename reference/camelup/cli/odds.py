@@ -90,6 +90,10 @@ class _InputError(Exception):
     pass
 
 
+class _NoSuchCase(_InputError):
+    """A case or step that is not in the suite: a usage error, as ``render`` says too."""
+
+
 def _fail(message: str, code: int) -> int:
     print(f"camelup odds: {message}", file=sys.stderr)
     return code
@@ -120,9 +124,9 @@ def _state_from_case(options: OddsOptions) -> Any:
     suite = load_suite(Path(options.suite) if options.suite else None)
     case = suite.find(wanted)
     if case is None:
-        raise _InputError(f"--case {options.case}: no such case in the suite")
+        raise _NoSuchCase(f"--case {options.case}: no such case in the suite")
     if not 0 <= options.after <= len(case.steps):
-        raise _InputError(f"--after {options.after}: case {case.id} has {len(case.steps)} step(s)")
+        raise _NoSuchCase(f"--after {options.after}: {case.id} has steps 0 to {len(case.steps)}")
     try:
         frames = replay(case.ruleset, case.given, case.steps[: options.after])
     except CamelUpError:
@@ -149,7 +153,8 @@ def handle(options: OddsOptions) -> int:
         else:
             state = _state_from_file(options.state)
     except _InputError as error:
-        return _fail(str(error), exits.INVALID_INPUT)
+        code = exits.USAGE if isinstance(error, _NoSuchCase) else exits.INVALID_INPUT
+        return _fail(str(error), code)
     if state.is_over:
         return _fail("the game is over: there is no leg left to compute odds for", exits.USAGE)
     if not options.json:
@@ -260,7 +265,7 @@ VERB = Verb(
     "camelup odds state.json --race 10000 --jobs 2",
     exit_codes=(
         (exits.OK, "done"),
-        (exits.USAGE, "usage error, or the game is over (there is no leg to compute)"),
+        (exits.USAGE, "usage error, no such case or step, or the game is over (no leg left)"),
         (
             exits.INVALID_INPUT,
             "the state or the case cannot be read (one line with the JSON pointer at fault)",
