@@ -584,7 +584,7 @@ def test_cli_takes_a_position_from_the_suite() -> None:
     later = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--after", "1")
     assert later.returncode == 2 and "has steps 0 to 0" in later.stderr  # as render says
     missing = _camelup("odds", "--case", "no.such/case")
-    assert missing.returncode == 3 and len(missing.stderr.strip().splitlines()) == 1
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
 
 
 def test_cli_after_k_steps_of_a_case_is_that_position() -> None:
