@@ -87,19 +87,23 @@ def test_fresh_second_edition_leg_has_320760_sequences() -> None:
     assert sum(odds.place(Camel.BLUE, k) for k in range(1, 6)) == 1
 
 
-def test_one_die_left_worked_out_by_hand() -> None:
-    """1st edition, only the blue die left: blue on 5, a mirage on 7 (seat 1), green on 6 with
-    the rest ahead. Blue rolls 1 (space 6, on top of green: blue 4th, green 5th), 2 (onto the
-    mirage on 7: seat 1 is paid 1, blue goes back under green on 6: green 4th, blue 5th) or 3
-    (space 8, ahead of green: blue 4th). move.unit.lands-on-top, tile.land.backward."""
-    rules = ruleset("first")
-    state = build(
-        rules,
+def one_die_left() -> State:
+    """The hand-worked position below: 1st edition, only the blue die left, a mirage on 7."""
+    return build(
+        ruleset("first"),
         {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
         tiles=[(7, 1, TileSide.MIRAGE)],
         revealed=["G", "O", "Y", "W"],
         pyramid_tickets={0: 4},
     )
+
+
+def test_one_die_left_worked_out_by_hand() -> None:
+    """1st edition, only the blue die left: blue on 5, a mirage on 7 (seat 1), green on 6 with
+    the rest ahead. Blue rolls 1 (space 6, on top of green: blue 4th, green 5th), 2 (onto the
+    mirage on 7: seat 1 is paid 1, blue goes back under green on 6: green 4th, blue 5th) or 3
+    (space 8, ahead of green: blue 4th). move.unit.lands-on-top, tile.land.backward."""
+    state = one_die_left()
     odds = leg_odds(state)
     assert odds.sequences == 3
     assert odds.place(Camel.BLUE, 4) == F(2, 3)
@@ -112,13 +116,7 @@ def test_one_die_left_worked_out_by_hand() -> None:
 def test_the_odds_wire_form_spells_the_hand_worked_leg_as_exact_strings() -> None:
     """The same position as above, as the protocol's ``odds`` member and ``odds --json`` carry
     it: one spelling of each fraction, the pyramid action without the roll it does not choose."""
-    state = build(
-        ruleset("first"),
-        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
-        tiles=[(7, 1, TileSide.MIRAGE)],
-        revealed=["G", "O", "Y", "W"],
-        pyramid_tickets={0: 4},
-    )
+    state = one_die_left()
     odds = leg_odds(state)
     reply = leg_odds_json(odds)
     assert reply == {
@@ -142,13 +140,7 @@ def test_the_odds_wire_form_spells_the_hand_worked_leg_as_exact_strings() -> Non
 
 
 def test_the_odds_text_tables_show_the_hand_worked_leg() -> None:
-    state = build(
-        ruleset("first"),
-        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
-        tiles=[(7, 1, TileSide.MIRAGE)],
-        revealed=["G", "O", "Y", "W"],
-        pyramid_tickets={0: 4},
-    )
+    state = one_die_left()
     lines = leg_table(leg_odds(state))
     assert lines[0] == "leg odds (1 dice to come, 3 outcome sequences)"
     assert lines[1].split() == ["camel", "1st", "2nd", "3rd", "4th", "5th"]
@@ -425,13 +417,7 @@ def _camelup(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_json_gives_exact_fractions(tmp_path: Path) -> None:
-    state = build(
-        ruleset("first"),
-        {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
-        tiles=[(7, 1, TileSide.MIRAGE)],
-        revealed=["G", "O", "Y", "W"],
-        pyramid_tickets={0: 4},
-    )
+    state = one_die_left()
     path = tmp_path / "state.json"
     path.write_text(dumps(state))
     done = _camelup("odds", str(path), "--json")
