@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from camelup.io import schemas
@@ -178,23 +178,29 @@ def handle(message: Any) -> dict[str, Any] | None:
     return None  # stop
 
 
-def serve(stdin: IO[bytes], stdout: IO[str]) -> int:
-    """Answer messages until ``stop`` or the end of input.
+def serve(
+    stdin: IO[bytes],
+    stdout: IO[str],
+    answer: Callable[[Any], dict[str, Any] | None] = handle,
+    failure: str = "internal error: ",
+) -> int:
+    """Answer messages with ``answer`` until ``stop`` (its None) or the end of input.
 
     Whatever arrives, the adapter answers with one line and goes on: a line that is not a JSON
     object (or not UTF-8) gets an ``errored`` reply, and so does an unexpected failure while
-    running a case, so a runner never sees this process die with a traceback.
+    running a case (its message after ``failure``), so a runner never sees this process die
+    with a traceback. ``camelup.testing.serve`` serves an adapter class through this loop.
     """
     for line in stdin:
         if not line.strip():
             continue
         reply: dict[str, Any] | None
         try:
-            reply = handle(parse_json(line))
+            reply = answer(parse_json(line))
         except JSONInputError as error:
             reply = {"errored": {"message": str(error)}}
         except Exception as error:  # a bug here must not kill the session
-            reply = {"errored": {"message": f"internal error: {type(error).__name__}: {error}"}}
+            reply = {"errored": {"message": f"{failure}{type(error).__name__}: {error}"}}
         if reply is None:
             return 0
         # ASCII only: a lone surrogate echoed from the input must not break the encoding.

@@ -11,11 +11,10 @@ that is not JSON is answered ``errored``; a line that is not a JSON object is an
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import IO, Any
 
-from camelup.io.jsonio import JSONInputError, parse_json
+from camelup.harness.adapter import serve as serve_lines
 from camelup.testing.adapter import Adapter, AdapterLoadError, answer, load_adapter, wire_json
 
 
@@ -33,23 +32,11 @@ def reply_to(adapter: Adapter, message: Any) -> dict[str, Any] | None:
 
 
 def serve(adapter: Adapter, stdin: IO[bytes], stdout: IO[str]) -> int:
-    """Answer messages until ``stop`` or the end of input; then the adapter's ``stop``."""
+    """Answer messages until ``stop`` or the end of input; then the adapter's ``stop``. The
+    loop is the bundled adapter's own (:func:`camelup.harness.adapter.serve`): a line that is
+    not JSON, or a hello that raises, is answered ``errored`` and the session goes on."""
     try:
-        for line in stdin:
-            if not line.strip():
-                continue
-            try:
-                reply = reply_to(adapter, parse_json(line))
-            except JSONInputError as error:
-                reply = {"errored": {"message": str(error)}}
-            except Exception as error:  # hello raised or is not JSON: said, the session goes on
-                reply = {"errored": {"message": f"{type(error).__name__}: {error}"}}
-            if reply is None:
-                return 0
-            # ASCII only: a lone surrogate echoed from the input must not break the encoding.
-            stdout.write(json.dumps(reply, separators=(",", ":"), ensure_ascii=True) + "\n")
-            stdout.flush()
-        return 0
+        return serve_lines(stdin, stdout, lambda message: reply_to(adapter, message), failure="")
     finally:
         stop = getattr(adapter, "stop", None)
         if callable(stop):
