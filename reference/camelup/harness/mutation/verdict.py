@@ -10,6 +10,7 @@ says nothing about mutants.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -110,25 +111,15 @@ def judged(
         for name in names:
             yield judge(CATALOGUE[name], cases, first_kill)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool: ProcessPoolExecutor | None = None
+    pool = exits.worker_pool(jobs)  # started with the signals held, quiet workers
     try:
-        with exits.signals_held():  # never half-way through starting the workers
-            pool = ProcessPoolExecutor(jobs, context, initializer=exits.quiet_worker)
-            futures = [pool.submit(_judge_in_worker, name, suite, first_kill) for name in names]
-        for future in futures:
-            yield future.result()
-    except BaseException:  # a signal (held, it comes as the block ends), a worker's error
-        if pool is not None:  # the other verdicts are not wanted: end the workers at once
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
+        judge_one = functools.partial(_judge_in_worker, suite=suite, first_kill=first_kill)
+        yield from pool.imap(judge_one, names)
+    except BaseException:  # a signal, a worker's error: the other verdicts are not wanted
+        pool.terminate()
         raise
-    pool.shutdown()
+    pool.close()
+    pool.join()
 
 
 def judge_all(
