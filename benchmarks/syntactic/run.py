@@ -1,14 +1,17 @@
 """Syntactic mutation testing of the rules and the engine with cosmic-ray, the conformance suite
-(in-process) as the test.
+(in-process) as the test, then the unit tests of the functions the wire cannot see.
 
-Run: ``python benchmarks/syntactic/run.py`` (every mutant: hours on two cores) or
-``python benchmarks/syntactic/run.py --sample 30`` (a fixed sample, as CI runs it). cosmic-ray
+Run: ``python benchmarks/syntactic/run.py`` (every mutant: about an hour on two cores) or
+``python benchmarks/syntactic/run.py --sample 20`` (a fixed sample, as CI runs it). cosmic-ray
 mutates ``reference/camelup/rules/`` and ``reference/camelup/play/engine.py`` one mutation at a
 time in a scratch copy of the checkout (never the checkout itself) and runs
-``suite_passes.py`` on each: a mutant is killed when a case fails. A survivor is either listed
-in ``equivalent.toml`` beside this file, with a one-line reason why no engine behaviour changes,
-or a hole in the suite. Exit code 1 when a survivor is not listed, 0 otherwise. Prints the score:
-killed mutants over mutants that are not listed as equivalent.
+``suite_passes.py`` on each: a mutant is killed when a conformance case fails or, for a mutant
+the whole suite passes, when one of the unit tests ``suite_passes.UNIT_TESTS`` names fails (the
+tests of ``chance_outcomes`` and ``random_setup``: library API the adapter protocol never calls,
+so no case can see them). A survivor is either listed in ``equivalent.toml`` beside this file,
+with a one-line reason why no engine behaviour changes, or a hole in the suite. Exit code 1 when
+a survivor is not listed, 0 otherwise. Prints a score per mutated file and in all: killed
+mutants over mutants that are not listed as equivalent.
 """
 
 from __future__ import annotations

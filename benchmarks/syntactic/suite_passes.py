@@ -1,7 +1,9 @@
 """The test of the syntactic mutation run: the whole conformance suite, in-process, against the
-(mutated) reference engine on ``sys.path``. Exit 0 when every case passes; 1 at the first case
-that fails or errors (the mutant is killed, so nothing more is needed); 2 when the engine cannot
-even be imported (a mutant that breaks loading is killed too).
+(mutated) reference engine on ``sys.path``, then the unit tests named in ``UNIT_TESTS`` (of the
+library functions the adapter protocol never calls, so no case can see them). Exit 0 when every
+case and test passes; 1 at the first case or test that fails or errors (the mutant is killed,
+so nothing more is needed); 2 when the engine cannot even be imported (a mutant that breaks
+loading is killed too).
 
 ``python suite_passes.py [SCRATCH]``: with a scratch directory (``run.py`` makes it), the suite
 is read from ``SCRATCH/suite.pickle``, the cases as the *unmutated* checkout loaded them (the
@@ -23,6 +25,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from camelup.harness import Case, CaseResult
 
+# The functions of rules/ and play/engine.py outside the adapter protocol, each with the unit
+# test that judges it: run after the suite passes (only a mutant the suite cannot see needs it).
+UNIT_TESTS = {
+    # the probability of each roll (the odds the protocol carries come from odds/exact.py)
+    "chance_outcomes": "tests/test_rules_movement.py"
+    "::test_every_die_and_face_is_equally_likely_as_exact_fractions",
+    # draws the setups of generate's and fuzz's random games; every case states its setup
+    "random_setup": "tests/test_rules_setup.py::test_random_setup_draws_every_input_new_game_takes",
+}
+
+CHECKOUT = Path(__file__).resolve().parent.parent.parent
 SUITE_FILE = "suite.pickle"
 KILLS_FILE = "kills.json"
 
@@ -89,11 +102,23 @@ def main() -> int:
 
     report = run_cases(_order(suite.cases, kills), reference, on_result=note, maxfail=1)
     if report.exit_code == 0:
-        return 0
+        return _unit_tests_pass()
     killer = failed[0].case.id if failed else "the run"
     print(f"killed by {killer}", file=sys.stderr)
     if failed:
         _record_kill(scratch, kills, killer)
+    return 1
+
+
+def _unit_tests_pass() -> int:
+    import pytest
+
+    tests = [str(CHECKOUT / test) for test in UNIT_TESTS.values()]
+    # In this process, so the tests import the mutated camelup already loaded from sys.path.
+    options = ["-q", "-x", "-n", "0", "-p", "no:cacheprovider", "--rootdir", str(CHECKOUT)]
+    if pytest.main([*options, *tests]) == pytest.ExitCode.OK:
+        return 0
+    print("killed by a unit test of a function outside the protocol", file=sys.stderr)
     return 1
 
 
