@@ -21,6 +21,7 @@ import ast
 import hashlib
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -203,7 +204,15 @@ def main() -> int:
     parser.add_argument("--sample", type=int, metavar="N", help="run N mutants drawn by --seed")
     parser.add_argument("--seed", type=int, default=18, help="the sample's seed (default 18)")
     parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (session.sqlite)")
+    parser.add_argument(
+        "--again",
+        metavar="DIR",
+        help="run again only the unlisted survivors of the run kept in DIR, against the checkout's"
+        " suite and tests as they are now (after adding cases); DIR's mutated sources stay",
+    )
     options = parser.parse_args()
+    if options.again:
+        return again(Path(options.again))
     workspace = Path(options.keep or tempfile.mkdtemp(prefix="camelup-syntactic-"))
     try:
         for name in COPIED:
@@ -226,6 +235,36 @@ def main() -> int:
     finally:
         if not options.keep:
             shutil.rmtree(workspace, ignore_errors=True)
+
+
+def again(workspace: Path) -> int:
+    """Forget the results of the unlisted survivors of a kept run and run those mutants again."""
+    session = workspace / "session.sqlite"
+    for name in COPIED[1:]:  # the suite and the spec; the mutated sources stay as they were
+        shutil.rmtree(workspace / name)
+        shutil.copytree(CHECKOUT / name, workspace / name)
+    env = {**os.environ, "PYTHONPATH": str(workspace / "reference")}
+    config = workspace / "cosmic-ray.toml"
+    config.write_text(config_text(workspace, prepare(workspace, env)), "utf-8")
+    listed, lines = equivalents(), unobserved_lines()
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        completed = list(db.completed_work_items)
+        keys = mutant_keys([item for item, _ in completed])
+        survivors = [
+            item.job_id
+            for item, result in completed
+            if result.test_outcome is TestOutcome.SURVIVED
+            and not is_listed(keys[item.job_id], listed, lines)
+        ]
+    with sqlite3.connect(session) as connection:
+        connection.executemany(
+            "DELETE FROM work_results WHERE job_id = ?", [(j,) for j in survivors]
+        )
+    print(f"running the {len(survivors)} unlisted survivors of {session} again")
+    began = time.monotonic()
+    cosmic = [sys.executable, "-m", "cosmic_ray.cli"]
+    subprocess.run([*cosmic, "exec", str(config), str(session)], check=True, env=env)
+    return report(session, time.monotonic() - began)
 
 
 def report(session: Path, seconds: float) -> int:
