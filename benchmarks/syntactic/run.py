@@ -149,9 +149,12 @@ def skip_by_kind(db: WorkDB) -> None:
             kind = "annotation"
         elif "identity" in kinds and mutation.operator_name in _IDENTITY_OPERATORS:
             kind = "identity"
-        elif "decorator" in kinds and mutation.operator_name == "core/RemoveDecorator":
+        elif mutation.operator_name in ("core/RemoveDecorator", "core/NumberReplacer"):
             line = path.read_text("utf-8").splitlines()[mutation.start_pos[0] - 1].strip()
-            if line.startswith(("@implements", "@functools.")):
+            if mutation.operator_name == "core/NumberReplacer":
+                if "cache-size" in kinds and line.startswith("@functools.lru_cache(maxsize="):
+                    kind = "cache-size"
+            elif "decorator" in kinds and line.startswith(("@implements", "@functools.")):
                 kind = "decorator"
         if kind is not None:
             db.set_result(
