@@ -7,11 +7,12 @@ mutates ``reference/camelup/rules/`` and ``reference/camelup/play/engine.py`` on
 time in a scratch copy of the checkout (never the checkout itself) and runs
 ``suite_passes.py`` on each: a mutant is killed when a conformance case fails or, for a mutant
 the whole suite passes, when one of the unit tests ``suite_passes.UNIT_TESTS`` names fails (the
-tests of ``chance_outcomes`` and ``random_setup``: library API the adapter protocol never calls,
-so no case can see them). A survivor is either listed in ``equivalent.toml`` beside this file,
-with a one-line reason why no engine behaviour changes, or a hole in the suite. Exit code 1 when
-a survivor is not listed, 0 otherwise. Prints a score per mutated file and in all: killed
-mutants over mutants that are not listed as equivalent.
+tests of ``chance_outcomes``, ``random_setup`` and of the odds' action values, which read a
+move's landing: library API the adapter protocol never calls, so no case can see them). A
+survivor is either listed in ``equivalent.toml`` beside this file, with a one-line reason why no
+engine behaviour changes, or a hole in the suite. Exit code 1 when a survivor is not listed, 0
+otherwise. Prints a score per mutated file and in all: killed mutants over mutants that are not
+listed as equivalent.
 """
 
 from __future__ import annotations
