@@ -137,3 +137,35 @@ def test_a_bad_setup_names_the_input_at_fault(
     with pytest.raises(InvalidSetup) as caught:
         new_game(rules, Setup(tuple(rolls), stacking, 0, tuple(grey), CW))
     assert (caught.value.clause, caught.value.pointer) == (clause, pointer)
+
+
+@pytest.mark.clause(
+    "setup.racing-camels", "setup.stack-order", "setup.start-player", "setup.crazy-space"
+)
+@pytest.mark.parametrize(("edition", "players"), [("first", 4), ("second", 5)])
+def test_random_setup_draws_every_input_new_game_takes(edition: str, players: int) -> None:
+    # random_setup feeds generate's and fuzz's random games; no conformance case can see it
+    # (every case states its setup), so this test is named by the syntactic mutation run.
+    rules = ruleset(edition, players)
+    setups = [random_setup(rules, random.Random(seed)) for seed in range(120)]
+    for setup in setups:
+        new_game(rules, setup)  # accepted: one roll per racing camel, a full stacking order
+        assert sorted(r.die.camel.value for r in setup.racing_rolls) == sorted(
+            c.value for c in rules.racing_camels
+        )
+        assert sorted(c.value for c in setup.stacking) == sorted(
+            c.value for c in rules.racing_camels
+        )
+    assert {r.value for s in setups for r in s.racing_rolls} == {1, 2, 3}
+    assert len({s.stacking for s in setups}) > 60  # shuffled, not one fixed order
+    assert {s.start_player for s in setups} == set(range(players))
+    crazy_rolls = [r for s in setups for r in s.crazy_rolls]
+    if edition == "first":
+        assert crazy_rolls == [] and {s.first_crazy for s in setups} == {None}
+    else:
+        assert all(len(s.crazy_rolls) == 2 for s in setups)
+        assert {r.value for r in crazy_rolls} == {1, 2, 3}
+        assert {r.colour for r in crazy_rolls} == {CK, CW}
+        assert {s.first_crazy for s in setups} == {CK, CW}
+    again = [random_setup(rules, random.Random(seed)) for seed in range(120)]
+    assert again == setups  # all its randomness comes from the generator it is given
