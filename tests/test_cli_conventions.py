@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from camelup.cli import build_parser
+from camelup.cli.app import build_parser
 from camelup.cli.conformance import VERBS as CONFORMANCE
 from camelup.cli.conformance.run import FORMATS
 from camelup.cli.docs import VERBS as DOCS

@@ -16,6 +16,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -247,6 +248,35 @@ def _interrupt_when(
     assert "Traceback" not in out + err, err
     assert process.returncode == 128 + number, err
     return out, err
+
+
+# A real signal, sent by the child to itself the moment the parser and the verbs start loading:
+# the moment of start-up that used to print a traceback (before the handlers were in place).
+_SIGNAL_AT_START = """
+import os, signal, sys
+
+class SignalOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "camelup.cli.common":
+            os.kill(os.getpid(), signal.{name})
+        return None
+
+sys.meta_path.insert(0, SignalOnImport())
+from camelup.cli import main
+sys.exit(main(["conformance", "list"]))
+"""
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_camelup_starts_is_one_line_and_its_code(
+    tmp_path: Path, number: signal.Signals
+) -> None:
+    child = _SIGNAL_AT_START.format(name=number.name)
+    result = subprocess.run(
+        [sys.executable, "-c", child], cwd=tmp_path, capture_output=True, text=True, timeout=HANG
+    )
+    assert result.returncode == 128 + number, result.stderr
+    assert (result.stdout, result.stderr) == ("", f"camelup: interrupted ({number.name})\n")
 
 
 def test_odds_race_interrupted_prints_the_exact_odds_and_no_worker_traceback(
