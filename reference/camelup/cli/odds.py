@@ -11,11 +11,11 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
 from camelup.cli.common import Verb
 from camelup.io import exits
@@ -115,16 +115,12 @@ def _state_from_file(name: str) -> Any:
 
 
 def _state_from_case(options: OddsOptions) -> Any:
-    from camelup.harness.suite import load_suite
     from camelup.model.errors import CamelUpError
     from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # handle calls this for a --case only
-    suite = load_suite(Path(options.suite) if options.suite else None)
-    case = suite.find(wanted)
-    if case is None:
-        raise _NoSuchCase(f"--case {options.case}: no such case in the suite")
+    case = shared.find(shared.load(options.suite), wanted)  # UsageError or InvalidSuite
     if not 0 <= options.after <= len(case.steps):
         raise _NoSuchCase(f"--after {options.after}: {case.id} has steps 0 to {len(case.steps)}")
     try:

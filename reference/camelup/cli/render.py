@@ -14,6 +14,7 @@ from typing import IO, Any
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 from camelup.cli.common import Verb
 from camelup.cli.output import OutputError
 from camelup.io import exits
@@ -104,24 +105,12 @@ def _read_state(path: str) -> Any:
 
 def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     """The state to draw and the events of the step that led to it."""
-    from camelup.harness.suite import load_suite
     from camelup.model.errors import CamelUpError
     from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # _draw calls this for a --case only
-    suite = load_suite(Path(options.suite) if options.suite else None)
-    case = suite.find(wanted)
-    if case is None:
-        if suite.problems:  # the case may be one of those that could not be read
-            raise _Refused(
-                exits.INVALID_INPUT,
-                f"no case {wanted!r}; the suite has {len(suite.problems)} unreadable"
-                f" part(s), the first: {suite.problems[0]}",
-            )
-        near = [c.id for c in suite.cases if wanted in c.id][:3]
-        hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        raise _Refused(exits.USAGE, f"no case {wanted!r}{hint}")
+    case = shared.find(shared.load(options.suite), wanted)  # UsageError or InvalidSuite
     steps = len(case.steps)
     if options.before is not None:
         if not 1 <= options.before <= steps:

@@ -37,7 +37,11 @@ COMMON: tuple[tuple[int, str], ...] = (
         "internal error: a bug in camelup, not a verdict on the input (one line naming"
         " the exception); please report it",
     ),
-    (OUTPUT, "standard output cannot be written (closed, disk full); one line on stderr"),
+    (
+        OUTPUT,
+        "standard output or an output file cannot be written (closed, read-only, disk full);"
+        " one line on stderr",
+    ),
     (SIGHUP, "hung up (SIGHUP: the terminal was closed); what finished is written, as for 130"),
     (
         SIGINT,
