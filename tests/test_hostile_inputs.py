@@ -260,6 +260,16 @@ MISTAKES: dict[str, tuple[int, str, tuple[tuple[str, ...], ...]]] = {
             ("render", "--case", CASE, "-o", "/dev/full", *SMALL),
         ),
     ),
+    "no such state file": (
+        exits.USAGE,
+        "nosuch.json: cannot read",
+        (("odds", "nosuch.json"), ("render", "nosuch.json")),
+    ),
+    "a state file that is not JSON": (  # no pointer to the whole file, no clause unbroken
+        exits.INVALID_INPUT,
+        ": garbage.json: not JSON (line 1, column 1): Expecting value\n",
+        (("odds", "garbage.json"), ("render", "garbage.json")),
+    ),
     "no such folder to read": (
         exits.USAGE,
         "missing: no",
@@ -294,6 +304,7 @@ def test_the_same_mistake_has_the_same_code_and_words_in_every_verb(
     shutil.copytree(ROOT / "conformance" / "schema", small / "schema")
     (small / "cases" / "first").mkdir(parents=True)
     shutil.copy(GOOD_FILE, small / "cases" / "first")
+    Path("garbage.json").write_text("garbage{", "utf-8")
     listed = dict((*_verb(argv).exit_codes, *exits.COMMON))  # what its --help lists
     assert code in listed, f"{' '.join(argv)} --help does not list {code}"
     returned, _, err = run_cli(capsys, *argv)
@@ -315,6 +326,7 @@ def _evil(mode: str, log: Path, case: str) -> str:
         ("blank", "blank lines while running this case"),
         ("extra-steps", "answered 1002 steps to a case of 2"),
         ("seq-true", "seq True while seq 1 was due"),
+        ("close-stdout", "the adapter closed its standard output but kept running"),
     ],
 )
 def test_adapter_noise_is_a_protocol_break_within_the_timeout(

@@ -308,3 +308,13 @@ def test_every_action_type_has_the_clause_of_its_definition() -> None:
     assert facts().action_clause("place_tile") == "tile.place.empty-space"
     assert facts().action_clause("no_such_action") == "turn.one-action"
     assert all(clause in CLAUSES for clause in facts().action_clauses.values())
+
+
+def test_a_value_of_the_wrong_form_is_told_its_form_and_what_the_form_is_for() -> None:
+    document = first_file()
+    document["cases"][0]["id"] = "bad/1"
+    violation = bundled().check("case-file", document)
+    assert violation is not None and violation.pointer == "/cases/0/id"
+    form, purpose = violation.message.split(" (", 1)  # the schema's description, quoted after
+    assert form.startswith('"bad/1" does not have the form ^')
+    assert purpose == "Stable, unique, never reused: <primary clause>/<slug>)"

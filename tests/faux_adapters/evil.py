@@ -23,6 +23,8 @@ so that a test can wait for progress and check afterwards that no process was le
 - ``extra-steps``: answers like the reference, but on CASE-ID with 1,000 more steps than the
   case has.
 - ``seq-true``: answers like the reference, but with ``"seq": true`` on CASE-ID.
+- ``close-stdout``: answers like the reference, but on CASE-ID closes its standard output and
+  runs on, silent.
 - ``control``: an implementation name and stderr full of terminal control sequences and NUL;
   CASE-ID is ``ERRORED,CRASH``: an ``errored`` reply whose message holds them on the first,
   a crash right after writing them to stderr on the second.
@@ -76,6 +78,9 @@ def answer(message: Message) -> Message | None:
             while True:
                 sys.stdout.write(chunk)
                 sys.stdout.flush()
+        if MODE == "close-stdout":
+            os.close(sys.stdout.fileno())
+            time.sleep(3600)
         if MODE == "blank":
             while True:
                 sys.stdout.write("\n" * 4096)

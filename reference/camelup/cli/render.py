@@ -15,7 +15,7 @@ from typing import IO, Any
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb
+from camelup.cli.common import Verb, read_state
 from camelup.cli.output import OutputError
 from camelup.io import exits
 from camelup.io.terminal import use_color
@@ -86,23 +86,6 @@ class RenderOptions:
         )
 
 
-def _read_state(path: str) -> Any:
-    from camelup.io.codec import loads_state
-    from camelup.io.gate import InputMissing, InputRefused, read_input
-    from camelup.model.errors import CamelUpError
-
-    try:
-        data = read_input(path)
-    except InputMissing as error:
-        raise _Refused(exits.USAGE, f"{path}: {error}") from None
-    except InputRefused as error:
-        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
-    try:
-        return loads_state(data)
-    except CamelUpError as error:
-        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
-
-
 def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     """The state to draw and the events of the step that led to it."""
     from camelup.model.errors import CamelUpError
@@ -140,7 +123,7 @@ def _draw(options: RenderOptions, stream: IO[str] | None) -> str:
     if options.state is None:
         state, events = _case_frame(options)
     else:
-        state, events = _read_state(options.state), ()
+        state, events = read_state(options.state), ()
     from camelup.tools.render import state_svg, state_text
 
     if options.format == "svg":

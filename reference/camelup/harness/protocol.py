@@ -403,6 +403,14 @@ class _Process:
         self.popen.wait()
 
 
+def _ended(status: int | None) -> str:
+    """How an adapter whose standard output ended went: it exited, or (``status`` None) it
+    closed its standard output and ran on (it is killed)."""
+    if status is None:
+        return "the adapter closed its standard output but kept running (it was killed)"
+    return f"the adapter exited (status {status})"
+
+
 def _write_all(stream: IO[bytes], data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -460,9 +468,8 @@ class SubprocessAdapter:
                         " (--handshake-timeout)" + _tail(process.stderr())
                     ) from None
                 if line is None:
-                    status = process.exit_status(1.0)
                     raise AdapterStartError(
-                        f"the adapter exited (status {status}) before answering hello"
+                        f"{_ended(process.exit_status(1.0))} before answering hello"
                         + _tail(process.stderr())
                     )
                 if isinstance(line, Overlong):
@@ -548,10 +555,9 @@ class SubprocessAdapter:
             else:
                 broken = None
                 if line is None:
-                    status = process.exit_status(2.0)
                     broken = Broken(
                         "crash",
-                        f"the adapter exited (status {status}) while running this case",
+                        f"{_ended(process.exit_status(2.0))} while running this case",
                         self._kill(),
                     )
                 elif isinstance(line, Overlong):
