@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from camelup.cli import build_parser
+from camelup.cli.app import build_parser
 from camelup.cli.conformance import VERBS as CONFORMANCE
 from camelup.cli.conformance.run import FORMATS
 from camelup.cli.docs import VERBS as DOCS
@@ -192,8 +192,16 @@ def test_no_colour_when_piped() -> None:
 # ---------------------------------------------------------------- --exitfirst, --maxfail
 
 
-@pytest.mark.parametrize(("option", "failures"), [(["-x"], 1), (["--maxfail", "3"], 3)])
-def test_the_run_stops_after_that_many_failures(option: list[str], failures: int) -> None:
+@pytest.mark.parametrize(
+    ("option", "failures", "stopped"),
+    [
+        (["-x"], 1, "stopped at the first failed or errored case (-x, --maxfail 1)"),
+        (["--maxfail", "3"], 3, "stopped after 3 failed or errored cases (--maxfail 3)"),
+    ],
+)
+def test_the_run_stops_after_that_many_failures(
+    option: list[str], failures: int, stopped: str
+) -> None:
     result = run(
         "conformance", "run", *SELECTION, "--format", "jsonl", *option,
         "--adapter", faux("always_wrong.py"),
@@ -202,10 +210,8 @@ def test_the_run_stops_after_that_many_failures(option: list[str], failures: int
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     footer = lines[-1]
     assert footer["counts"]["failed"] == failures and len(lines) - 2 == failures
-    assert footer["ended_early"] == (
-        f"stopped after {failures} failed or errored case(s) (--maxfail)"
-    )
-    assert "run ended early: stopped after" in result.stderr
+    assert footer["ended_early"] == stopped
+    assert f"run ended early: {stopped}" in result.stderr
 
 
 def test_maxfail_must_be_positive() -> None:

@@ -109,6 +109,17 @@ def test_an_adapter_that_exits_leaving_a_child_holding_stdout_fails_at_once(
     assert_no_process_left(log)
 
 
+def test_a_child_that_left_the_adapters_group_but_holds_its_stdout_is_killed(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "adapter.log"
+    result = run(
+        "conformance", "run", "--id", OTHER, "--adapter", evil("setsid-child", log),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert_no_process_left(log)
+
+
 def test_the_shell_one_liner_of_the_audit_exits_with_5(tmp_path: Path) -> None:
     result = run(
         "conformance", "run", *SELECTION, "--timeout", "1",

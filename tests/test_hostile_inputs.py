@@ -11,11 +11,13 @@ documents combining the defects in random order (:mod:`camelup.testing.hostile`)
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,11 +25,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
+from camelup.cli.app import build_parser
+from camelup.cli.common import Verb
+from camelup.io import exits
 from camelup.io.gate import MAX_INPUT_BYTES, nesting_exceeds, read_path
 from camelup.io.jsonio import JSONInputError, parse_json
 from camelup.io.outputs import OutputRefused, write_output
 from camelup.testing.hostile import Hostile, hostile_documents
-from commands import FAUX, PYTHON, camelup, one_line
+from commands import FAUX, PYTHON, camelup, one_line, run_cli
 
 HANG = 60  # seconds: what none of these takes unless it hangs (each takes about one)
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,6 +193,126 @@ def test_write_output_replaces_the_file_whole_or_not_at_all(tmp_path: Path) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]
 
 
+# ---------------------------------------------------- the same mistake, the same code
+
+
+CASE = "turn.order/not-your-turn"
+NOPE = "./no-such-adapter"
+SMALL = ("--suite", "small")  # one case file (the test makes it): the whole suite loads slowly
+# Each mistake with its code (docs/adapter-protocol.md's table), the words of its one line, and
+# the verbs it can be made with: every verb must give the same code and say the same thing.
+MISTAKES: dict[str, tuple[int, str, tuple[tuple[str, ...], ...]]] = {
+    "no such suite folder": (
+        exits.USAGE,
+        "--suite missing: no such folder",
+        tuple(
+            (*verb, "--suite", "missing")
+            for verb in (
+                ("conformance", "run"),
+                ("conformance", "validate"),
+                ("conformance", "list"),
+                ("conformance", "show", CASE),
+                ("conformance", "explain", CASE),
+                ("conformance", "export", "out"),
+                ("conformance", "mutants"),
+                ("conformance", "generate", "--check"),
+                ("conformance", "coverage"),
+                ("conformance", "report"),
+                ("odds", "--case", CASE),
+                ("render", "--case", CASE),
+            )
+        ),
+    ),
+    "no such case": (
+        exits.USAGE,
+        "no case 'no.such/case'",
+        (
+            ("conformance", "show", "no.such/case", *SMALL),
+            ("conformance", "explain", "no.such/case", *SMALL),
+            ("odds", "--case", "no.such/case", *SMALL),
+            ("render", "--case", "no.such/case", *SMALL),
+        ),
+    ),
+    "no such step": (
+        exits.USAGE,
+        f"--after 99: {CASE} has steps 0 to",
+        (
+            ("odds", "--case", CASE, "--after", "99", *SMALL),
+            ("render", "--case", CASE, "--after", "99", *SMALL),
+        ),
+    ),
+    "an adapter that cannot start": (
+        exits.ADAPTER,
+        f"cannot start {NOPE}",
+        (
+            ("conformance", "run", "--adapter", NOPE, *SMALL),
+            ("conformance", "explain", CASE, "--adapter", NOPE, *SMALL),
+            ("conformance", "fuzz", "--adapter", NOPE, "--games", "1"),
+            ("conformance", "report", "--adapter", NOPE, "-", *SMALL),
+        ),
+    ),
+    "an output on a full disk": (
+        exits.OUTPUT,
+        "/dev/full",
+        (
+            ("conformance", "run", "--id", CASE, "-o", "/dev/full", *SMALL),
+            ("conformance", "report", "--adapter", NOPE, "-", "--out", "/dev/full", *SMALL),
+            ("render", "--case", CASE, "-o", "/dev/full", *SMALL),
+        ),
+    ),
+    "no such state file": (
+        exits.USAGE,
+        "nosuch.json: cannot read",
+        (("odds", "nosuch.json"), ("render", "nosuch.json")),
+    ),
+    "a state file that is not JSON": (  # no pointer to the whole file, no clause unbroken
+        exits.INVALID_INPUT,
+        ": garbage.json: not JSON (line 1, column 1): Expecting value\n",
+        (("odds", "garbage.json"), ("render", "garbage.json")),
+    ),
+    "no such folder to read": (
+        exits.USAGE,
+        "missing: no",
+        (
+            ("docs", "site", "--root", "missing", "out"),
+            ("docs", "build", "--out", "missing", "--check"),
+        ),
+    ),
+}
+
+
+def _verb(argv: tuple[str, ...]) -> Verb[object]:
+    """The verb ``argv`` runs, as the command line's parser finds it."""
+    parser = build_parser()
+    for word in argv:
+        actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not actions or word not in actions[0].choices:
+            break
+        parser = actions[0].choices[word]
+    verb: Verb[object] = parser.get_default("run").verb
+    return verb
+
+
+@pytest.mark.parametrize(
+    ("mistake", "argv"), [(m, argv) for m, (_, _, verbs) in MISTAKES.items() for argv in verbs]
+)
+def test_the_same_mistake_has_the_same_code_and_words_in_every_verb(
+    capsys: pytest.CaptureFixture[str], mistake: str, argv: tuple[str, ...]
+) -> None:
+    code, says, _ = MISTAKES[mistake]
+    small = Path.cwd() / "small"  # conftest gives each test a working folder of its own
+    shutil.copytree(ROOT / "conformance" / "schema", small / "schema")
+    (small / "cases" / "first").mkdir(parents=True)
+    shutil.copy(GOOD_FILE, small / "cases" / "first")
+    Path("garbage.json").write_text("garbage{", "utf-8")
+    listed = dict((*_verb(argv).exit_codes, *exits.COMMON))  # what its --help lists
+    assert code in listed, f"{' '.join(argv)} --help does not list {code}"
+    returned, _, err = run_cli(capsys, *argv)
+    assert returned == code, err
+    assert says in err, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
 # ------------------------------------------------------------------------- adapter noise
 
 
@@ -201,6 +326,7 @@ def _evil(mode: str, log: Path, case: str) -> str:
         ("blank", "blank lines while running this case"),
         ("extra-steps", "answered 1002 steps to a case of 2"),
         ("seq-true", "seq True while seq 1 was due"),
+        ("close-stdout", "the adapter closed its standard output but kept running"),
     ],
 )
 def test_adapter_noise_is_a_protocol_break_within_the_timeout(
@@ -247,6 +373,35 @@ def _interrupt_when(
     assert "Traceback" not in out + err, err
     assert process.returncode == 128 + number, err
     return out, err
+
+
+# A real signal, sent by the child to itself the moment the parser and the verbs start loading:
+# the moment of start-up that used to print a traceback (before the handlers were in place).
+_SIGNAL_AT_START = """
+import os, signal, sys
+
+class SignalOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "camelup.cli.common":
+            os.kill(os.getpid(), signal.{name})
+        return None
+
+sys.meta_path.insert(0, SignalOnImport())
+from camelup.cli import main
+sys.exit(main(["conformance", "list"]))
+"""
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_camelup_starts_is_one_line_and_its_code(
+    tmp_path: Path, number: signal.Signals
+) -> None:
+    child = _SIGNAL_AT_START.format(name=number.name)
+    result = subprocess.run(
+        [sys.executable, "-c", child], cwd=tmp_path, capture_output=True, text=True, timeout=HANG
+    )
+    assert result.returncode == 128 + number, result.stderr
+    assert (result.stdout, result.stderr) == ("", f"camelup: interrupted ({number.name})\n")
 
 
 def test_odds_race_interrupted_prints_the_exact_odds_and_no_worker_traceback(

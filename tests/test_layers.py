@@ -173,11 +173,19 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+# The one loop allowed: the command line's main() imports its verbs (camelup.cli.app) only once
+# its signal handlers are in place, inside the function, when camelup.cli is fully loaded.
+STARTED_LATE = {"camelup.cli": {"camelup.cli.app"}}
+
+
 def test_no_modules_import_each_other_in_a_loop() -> None:
     graph = {
         module_name(path): module_dependencies(ast.parse(path.read_text("utf-8")))
         for path in sorted(PACKAGE.rglob("*.py"))
     }
+    for module, late in STARTED_LATE.items():
+        assert late <= graph[module], f"{module} no longer imports {late}: drop it from here"
+        graph[module] -= late
     assert len(graph) > 30
     assert cycles(graph) == []
 

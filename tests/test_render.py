@@ -445,7 +445,7 @@ def test_an_invalid_state_is_one_line_with_a_json_pointer(
     bad.write_text(json.dumps(data), "utf-8")
     code, out, err = run_cli(capsys, "render", str(bad))
     assert (code, out) == (3, "")
-    assert re.search(r"bad\.json: .* at /players/2/money", one_line(err))
+    assert re.search(r"bad\.json#/players/2/money: [a-z-]+: .* \[money\.floor\]$", one_line(err))
     bad.write_text("{not json", "utf-8")
     code, _, err = run_cli(capsys, "render", str(bad))
     assert code == 3 and "bad.json" in one_line(err)

@@ -308,3 +308,30 @@ def test_every_action_type_has_the_clause_of_its_definition() -> None:
     assert facts().action_clause("place_tile") == "tile.place.empty-space"
     assert facts().action_clause("no_such_action") == "turn.one-action"
     assert all(clause in CLAUSES for clause in facts().action_clauses.values())
+
+
+def test_a_value_of_the_wrong_form_is_told_its_form_and_what_the_form_is_for() -> None:
+    document = first_file()
+    document["cases"][0]["id"] = "bad/1"
+    violation = bundled().check("case-file", document)
+    assert violation is not None and violation.pointer == "/cases/0/id"
+    form, purpose = violation.message.split(" (", 1)  # the schema's description, quoted after
+    assert form.startswith('"bad/1" does not have the form ^')
+    assert purpose == "Stable, unique, never reused: <primary clause>/<slug>)"
+
+
+def test_a_reply_is_open_and_the_states_in_it_are_closed() -> None:
+    """docs/adapter-protocol.md: an unknown key is ignored in a message, refused in a state."""
+    from camelup.harness.adapter import handle
+    from camelup.harness.compare import wire_for
+    from camelup.harness.suite import load_suite
+
+    case = load_suite().find("turn.order/not-your-turn")
+    assert case is not None
+    reply = handle({"cmd": "run", "seq": 1, "case": wire_for(case, frozenset())})
+    assert reply is not None
+    reply["x_note"] = reply["steps"][0]["x_note"] = "a newer adapter's"
+    assert reply_kind(reply) == "result"
+    reply["initial_state"]["x_note"] = "a misspelt field"
+    with pytest.raises(ProtocolViolation, match=r"^/initial_state/x_note: unknown key"):
+        reply_kind(reply)

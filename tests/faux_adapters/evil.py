@@ -7,6 +7,8 @@ so that a test can wait for progress and check afterwards that no process was le
 - ``reference``: answers like the reference.
 - ``exit-leaving-child``: starts a child ``sleep`` that holds stdout, then exits before hello
   (what ``sh -c 'sleep 600 & exit 1'`` does).
+- ``setsid-child``: starts a child ``sleep`` in a session of its own (out of reach of a kill
+  of the adapter's group) that holds stdout, then answers like the reference.
 - ``child-then-hang``: starts a child ``sleep`` that holds stdout (a wrapper script), then
   answers like the reference but never answers CASE-ID.
 - ``slow``: starts a child ``sleep``, answers like the reference, each case 0.2 s late.
@@ -23,6 +25,8 @@ so that a test can wait for progress and check afterwards that no process was le
 - ``extra-steps``: answers like the reference, but on CASE-ID with 1,000 more steps than the
   case has.
 - ``seq-true``: answers like the reference, but with ``"seq": true`` on CASE-ID.
+- ``close-stdout``: answers like the reference, but on CASE-ID closes its standard output and
+  runs on, silent.
 - ``control``: an implementation name and stderr full of terminal control sequences and NUL;
   CASE-ID is ``ERRORED,CRASH``: an ``errored`` reply whose message holds them on the first,
   a crash right after writing them to stderr on the second.
@@ -53,9 +57,10 @@ def log(line: str) -> None:
         file.write(line + "\n")
 
 
-def child() -> None:
-    """A child that inherits stdout and stderr and outlives this process unless killed."""
-    sleeper = subprocess.Popen(["sleep", "600"])
+def child(session: bool = False) -> None:
+    """A child that inherits stdout and stderr and outlives this process unless killed;
+    ``session``: in a session of its own, as ``setsid`` starts it."""
+    sleeper = subprocess.Popen(["sleep", "600"], start_new_session=session)
     log(f"pid {sleeper.pid}")
 
 
@@ -76,6 +81,9 @@ def answer(message: Message) -> Message | None:
             while True:
                 sys.stdout.write(chunk)
                 sys.stdout.flush()
+        if MODE == "close-stdout":
+            os.close(sys.stdout.fileno())
+            time.sleep(3600)
         if MODE == "blank":
             while True:
                 sys.stdout.write("\n" * 4096)
@@ -129,6 +137,8 @@ if MODE == "exit-leaving-child":
     sys.exit(1)
 if MODE in ("child-then-hang", "slow", "stall"):
     child()
+if MODE == "setsid-child":
+    child(session=True)
 if MODE == "control":
     print(f"starting {NASTY}", file=sys.stderr, flush=True)
 serve(answer, hello)

@@ -27,6 +27,37 @@ class InvalidSuite(Exception):
     """The suite, a case file or an expectations file cannot be used: exit code 3."""
 
 
+def read_state(name: str) -> Any:
+    """The state in the file ``name`` (``-``: standard input), read through the input gate, as
+    ``odds`` and ``render`` take it. UsageError (2) for a path that names nothing; InvalidSuite
+    (3) for a file the gate refuses, text that is not JSON (``FILE#/pointer: why``) or a state
+    the engine refuses (``FILE#/pointer: code: why [clause]``)."""
+    from camelup.io.codec import state_from_json
+    from camelup.io.gate import InputMissing, InputRefused, read_input
+    from camelup.io.jsonio import JSONInputError, parse_json
+    from camelup.model.errors import CamelUpError
+
+    shown = "standard input" if name == "-" else name
+
+    def at(pointer: str | None) -> str:  # the whole document is the file itself
+        return f"{shown}#{pointer}" if pointer else shown
+
+    try:
+        value = parse_json(read_input(name))
+    except InputMissing as error:
+        raise UsageError(f"{name}: {error}") from None
+    except InputRefused as error:
+        raise InvalidSuite(f"{name}: {error}") from None
+    except JSONInputError as error:  # not JSON at all: no rule is broken, none is named
+        raise InvalidSuite(f"{at(error.pointer)}: {error.message}") from None
+    try:
+        return state_from_json(value)
+    except CamelUpError as error:
+        # As a broken given state of a case reads: the code, the reason, the clause broken.
+        message = f"{error.code}: {error.message} [{error.clause}]"
+        raise InvalidSuite(f"{at(error.pointer)}: {message}") from None
+
+
 def say(*parts: object, end: str = "\n") -> None:
     """Print to standard output, escaped with :func:`printable`."""
     sys.stdout.write(printable(" ".join(str(p) for p in parts)) + end)

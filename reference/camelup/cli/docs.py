@@ -67,18 +67,21 @@ def _site_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _checkout() -> Path:
+def _checkout(option: str) -> Path:
+    """This source checkout; UsageError naming ``option`` (the way to give another) without."""
     from camelup.io.resources import CHECKOUT
 
     if not (CHECKOUT / "docs").is_dir() or not (CHECKOUT / "spec").is_dir():
-        raise UsageError("no docs/ folder beside the package: run from a source checkout, or --out")
+        raise UsageError(
+            f"no docs/ folder beside the package: run from a source checkout, or give {option}"
+        )
     return CHECKOUT
 
 
 def build(options: BuildOptions) -> int:
     from camelup.tools.docs.folder import stale_files, write_pages
 
-    folder = Path(options.out) if options.out else _checkout() / "docs"
+    folder = Path(options.out) if options.out else _checkout("--out") / "docs"
     if options.check:
         if not folder.is_dir():
             raise UsageError(f"--out {folder}: no such folder")
@@ -108,7 +111,12 @@ def site(options: SiteOptions) -> int:
         build_site,
     )
 
-    root = Path(options.root) if options.root else _checkout()
+    if options.root is None:
+        root = _checkout("--root")
+    elif not (Path(options.root) / "docs").is_dir():
+        raise UsageError(f"--root {options.root}: no docs/ folder in it")
+    else:
+        root = Path(options.root)
     pyodide = Path(options.pyodide) if options.pyodide else root / PYODIDE_FOLDER
     try:
         written = build_site(root, Path(options.out), pyodide)
@@ -149,7 +157,7 @@ VERBS: tuple[Verb[Any], ...] = (
         exit_codes=(
             (exits.OK, "written"),
             (exits.FAILED, "a link of the documents leads nowhere (one line each)"),
-            (exits.USAGE, "usage error: no docs/ folder found, OUT is not a site folder"),
+            (exits.USAGE, "usage error: no docs/ folder found (--root), OUT is not a site folder"),
         ),
         add_arguments=_site_arguments,
         options=SiteOptions.from_namespace,

@@ -11,13 +11,13 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import Verb
+from camelup.cli.common import Verb, read_state
 from camelup.io import exits
 
 MAX_JOBS = 64  # as fuzz --jobs: more workers than that only fight over the cores
@@ -99,32 +99,13 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def _state_from_file(name: str) -> Any:
-    from camelup.io.codec import loads_state
-    from camelup.io.gate import InputRefused, read_input
-    from camelup.model.errors import CamelUpError
-
-    try:
-        data = read_input(name)
-    except InputRefused as error:
-        raise _InputError(f"{name}: {error}") from None
-    try:
-        return loads_state(data)
-    except CamelUpError as error:
-        raise _InputError(f"{name}#{error.pointer or ''}: {error.message}") from None
-
-
 def _state_from_case(options: OddsOptions) -> Any:
-    from camelup.harness.suite import load_suite
     from camelup.model.errors import CamelUpError
     from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # handle calls this for a --case only
-    suite = load_suite(Path(options.suite) if options.suite else None)
-    case = suite.find(wanted)
-    if case is None:
-        raise _NoSuchCase(f"--case {options.case}: no such case in the suite")
+    case = shared.find(shared.load(options.suite), wanted)  # UsageError or InvalidSuite
     if not 0 <= options.after <= len(case.steps):
         raise _NoSuchCase(f"--after {options.after}: {case.id} has steps 0 to {len(case.steps)}")
     try:
@@ -148,10 +129,7 @@ def handle(options: OddsOptions) -> int:
     if not 1 <= options.jobs <= MAX_JOBS:
         return _fail(f"--jobs J needs 1 <= J <= {MAX_JOBS}", exits.USAGE)
     try:
-        if options.state is None:
-            state = _state_from_case(options)
-        else:
-            state = _state_from_file(options.state)
+        state = _state_from_case(options) if options.state is None else read_state(options.state)
     except _InputError as error:
         code = exits.USAGE if isinstance(error, _NoSuchCase) else exits.INVALID_INPUT
         return _fail(str(error), code)

@@ -14,7 +14,8 @@ from typing import IO, Any
 
 import attrs
 
-from camelup.cli.common import Verb
+import camelup.cli.conformance.shared as shared
+from camelup.cli.common import Verb, read_state
 from camelup.cli.output import OutputError
 from camelup.io import exits
 from camelup.io.terminal import use_color
@@ -85,43 +86,14 @@ class RenderOptions:
         )
 
 
-def _read_state(path: str) -> Any:
-    from camelup.io.codec import loads_state
-    from camelup.io.gate import InputMissing, InputRefused, read_input
-    from camelup.model.errors import CamelUpError
-
-    try:
-        data = read_input(path)
-    except InputMissing as error:
-        raise _Refused(exits.USAGE, f"{path}: {error}") from None
-    except InputRefused as error:
-        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
-    try:
-        return loads_state(data)
-    except CamelUpError as error:
-        raise _Refused(exits.INVALID_INPUT, f"{path}: {error}") from None
-
-
 def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     """The state to draw and the events of the step that led to it."""
-    from camelup.harness.suite import load_suite
     from camelup.model.errors import CamelUpError
     from camelup.tools.render import replay
 
     wanted = options.case
     assert wanted is not None  # _draw calls this for a --case only
-    suite = load_suite(Path(options.suite) if options.suite else None)
-    case = suite.find(wanted)
-    if case is None:
-        if suite.problems:  # the case may be one of those that could not be read
-            raise _Refused(
-                exits.INVALID_INPUT,
-                f"no case {wanted!r}; the suite has {len(suite.problems)} unreadable"
-                f" part(s), the first: {suite.problems[0]}",
-            )
-        near = [c.id for c in suite.cases if wanted in c.id][:3]
-        hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        raise _Refused(exits.USAGE, f"no case {wanted!r}{hint}")
+    case = shared.find(shared.load(options.suite), wanted)  # UsageError or InvalidSuite
     steps = len(case.steps)
     if options.before is not None:
         if not 1 <= options.before <= steps:
@@ -151,7 +123,7 @@ def _draw(options: RenderOptions, stream: IO[str] | None) -> str:
     if options.state is None:
         state, events = _case_frame(options)
     else:
-        state, events = _read_state(options.state), ()
+        state, events = read_state(options.state), ()
     from camelup.tools.render import state_svg, state_text
 
     if options.format == "svg":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
 from collections.abc import Iterator
 from types import FrameType
 
@@ -53,10 +52,11 @@ class Signals:
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
         """Handle SIGINT and SIGTERM in this block (only the main thread can)."""
-        if threading.current_thread() is not threading.main_thread():
+        try:
+            previous = {number: signal.signal(number, self._handle) for number in HANDLED}
+        except ValueError:  # not the main thread, which alone can (the first call fails)
             yield
             return
-        previous = {number: signal.signal(number, self._handle) for number in HANDLED}
         try:
             yield
         finally:

@@ -206,14 +206,36 @@ def _kill_group(group: int) -> None:
     _LIVE.discard(group)
 
 
+def _kill_escaped(pipes: frozenset[int]) -> None:
+    """Kill the processes outside this one's session that still hold one of the adapter's
+    ``pipes`` (by inode) once its group is killed: a child that left the group with ``setsid``
+    (or a daemon's double fork) escapes ``killpg``, but not the pipe it inherited. Linux's
+    /proc only: elsewhere (or for a process that closed the pipes) nothing is found. This
+    process and its own workers (a fuzz pool) share this session and are never touched."""
+    names = {f"pipe:[{inode}]" for inode in pipes}
+    session = os.getsid(0)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            pid = int(entry.name)
+            with contextlib.suppress(OSError):  # gone, or not ours to look at
+                if os.getsid(pid) == session:
+                    continue
+                if any(os.readlink(fd.path) in names for fd in os.scandir(f"{entry.path}/fd")):
+                    os.kill(pid, signal.SIGKILL)
+
+
 class _Process:
     """One running adapter with its reader, writer and stderr threads.
 
     The adapter runs in a session (and process group) of its own, and the whole group is
     killed when it is stopped: a wrapper script, ``cargo run`` or ``npm start`` leave children
-    behind that hold the adapter's stdout open. No thread of the runner ever waits for such a
-    pipe: the readers are daemon threads the runner never joins, and the adapter counts as gone
-    once its own process has exited, whether or not its stdout has reached end of file.
+    behind that hold the adapter's stdout open. A child that left the group (``setsid``) but
+    still holds one of the adapter's pipes is killed too (:func:`_kill_escaped`). No thread of
+    the runner ever waits for such a pipe: the readers are daemon threads the runner never
+    joins, and the adapter counts as gone once its own process has exited, whether or not its
+    stdout has reached end of file.
     """
 
     def __init__(self, argv: Sequence[str], max_line_bytes: int = MAX_LINE_BYTES) -> None:
@@ -236,6 +258,10 @@ class _Process:
             and self.popen.stderr is not None
         )
         self.group = self.popen.pid  # start_new_session: the adapter leads its own group
+        self.pipes = frozenset(
+            os.fstat(stream.fileno()).st_ino
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr)
+        )
         _LIVE.add(self.group)
         self.max_line_bytes = max_line_bytes
         self.stopped = threading.Event()
@@ -400,7 +426,16 @@ class _Process:
             self.exit_status(1.0)
         self.stopped.set()
         _kill_group(self.group)  # also when it exited: what it left behind goes with it
+        _kill_escaped(self.pipes)
         self.popen.wait()
+
+
+def _ended(status: int | None) -> str:
+    """How an adapter whose standard output ended went: it exited, or (``status`` None) it
+    closed its standard output and ran on (it is killed)."""
+    if status is None:
+        return "the adapter closed its standard output but kept running (it was killed)"
+    return f"the adapter exited (status {status})"
 
 
 def _write_all(stream: IO[bytes], data: bytes) -> None:
@@ -460,9 +495,8 @@ class SubprocessAdapter:
                         " (--handshake-timeout)" + _tail(process.stderr())
                     ) from None
                 if line is None:
-                    status = process.exit_status(1.0)
                     raise AdapterStartError(
-                        f"the adapter exited (status {status}) before answering hello"
+                        f"{_ended(process.exit_status(1.0))} before answering hello"
                         + _tail(process.stderr())
                     )
                 if isinstance(line, Overlong):
@@ -548,10 +582,9 @@ class SubprocessAdapter:
             else:
                 broken = None
                 if line is None:
-                    status = process.exit_status(2.0)
                     broken = Broken(
                         "crash",
-                        f"the adapter exited (status {status}) while running this case",
+                        f"{_ended(process.exit_status(2.0))} while running this case",
                         self._kill(),
                     )
                 elif isinstance(line, Overlong):

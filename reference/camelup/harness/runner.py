@@ -271,7 +271,12 @@ def _run(
             index, case = to_send[position]
             run.decide(index, _judge(case, outcome, hello, expectations, strict, diverging))
             if run.enough:
-                stopped = f"stopped after {run.failures} failed or errored case(s) (--maxfail)"
+                stopped = (  # -x is --maxfail 1: the user may have typed either
+                    "stopped at the first failed or errored case (-x, --maxfail 1)"
+                    if run.failures == 1
+                    else f"stopped after {run.failures} failed or errored cases"
+                    f" (--maxfail {run.failures})"
+                )
                 break
     except AdapterStartError as error:
         fatal = f"the adapter could not be restarted: {error}"

@@ -2,17 +2,17 @@
 
 A leaf module (it imports nothing of camelup): the conformance runner computes a run's exit
 code from these constants and the command line documents them, each verb listing only the
-codes it can return.
+codes it can return. The command line imports it before its signal handlers are in place, so
+it imports as little as it can (not even typing).
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
-import textwrap
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's constant, without importing typing
 if TYPE_CHECKING:  # multiprocessing is imported only by the verbs that start workers
     import multiprocessing.pool
 
@@ -37,7 +37,11 @@ COMMON: tuple[tuple[int, str], ...] = (
         "internal error: a bug in camelup, not a verdict on the input (one line naming"
         " the exception); please report it",
     ),
-    (OUTPUT, "standard output cannot be written (closed, disk full); one line on stderr"),
+    (
+        OUTPUT,
+        "standard output or an output file cannot be written (closed, read-only, disk full);"
+        " one line on stderr",
+    ),
     (SIGHUP, "hung up (SIGHUP: the terminal was closed); what finished is written, as for 130"),
     (
         SIGINT,
@@ -119,6 +123,8 @@ def interruption(error: KeyboardInterrupt) -> Interrupted:
 
 def epilog(codes: tuple[tuple[int, str], ...], example: str | None = None) -> str:
     """The ``--help`` epilogue of one verb: its example, then its exit codes and the common ones."""
+    import textwrap
+
     lines: list[str] = []
     if example:
         lines += ["example:", *(f"  {line}" for line in example.splitlines()), ""]

@@ -294,9 +294,14 @@ def _message(error: Any) -> str:
     if keyword == "minProperties":
         return f"expected at least {value} member(s), got {got}"
     if keyword == "pattern":
-        # The schema's own words for the form, where it has them, read better than a regex.
+        # The schema's own words for the form read better than a regex where they name it (a
+        # noun phrase in lower case: "an exact probability ..."); a sentence documenting the
+        # field ("Stable, unique, ...") follows the regex instead of pretending to be a form.
         described = error.schema.get("description") if isinstance(error.schema, dict) else None
-        return f"{got} is not {described}" if described else f"{got} does not have the form {value}"
+        if described and described[:1].islower():
+            return f"{got} is not {described}"
+        form = f"{got} does not have the form {value}"
+        return f"{form} ({described.rstrip('.')})" if described else form
     if keyword in ("minimum", "maximum"):
         return f"expected {'at least' if keyword == 'minimum' else 'at most'} {value}, got {got}"
     if keyword == "not":

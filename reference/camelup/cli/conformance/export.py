@@ -9,6 +9,7 @@ from pathlib import Path
 
 import attrs
 
+import camelup.cli.conformance.shared as shared
 from camelup.cli.common import Verb
 from camelup.io import exits
 
@@ -37,13 +38,13 @@ class ExportOptions:
 
 def handle(options: ExportOptions) -> int:
     from camelup.harness.bundle import export_bundle
-    from camelup.harness.suite import load_suite, suite_directory
+    from camelup.harness.suite import load_suite
 
     def fail(code: int, message: str) -> int:
         print(f"camelup conformance export: {message}", file=sys.stderr)
         return code
 
-    source = Path(options.suite) if options.suite else suite_directory()
+    source = shared.suite_root(options.suite)
     target = Path(options.directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         return fail(exits.USAGE, f"{target}: not a new or empty folder")

@@ -75,7 +75,6 @@ class ReportOptions:
 def handle(options: ReportOptions) -> int:
     from camelup.harness import compatibility
     from camelup.harness.expectations import ExpectationsError
-    from camelup.harness.suite import load_suite, suite_directory
 
     def fail(code: int, message: str) -> int:
         print(f"camelup conformance report: {message}", file=sys.stderr)
@@ -83,11 +82,11 @@ def handle(options: ReportOptions) -> int:
 
     if options.check and not options.out:
         return fail(exits.USAGE, "--check needs --out FILE, the report to check")
+    suite = shared.load(options.suite)  # a missing folder first, as every verb says it
     try:
         implementations = compatibility.implementations(options.adapter)
     except ValueError as error:
         return fail(exits.USAGE, str(error))
-    suite = load_suite(Path(options.suite) if options.suite else suite_directory())
     if suite.problems:
         for problem in suite.problems:
             print(problem, file=sys.stderr)
@@ -132,8 +131,10 @@ VERB = Verb(
     exit_codes=(
         (exits.OK, "the report is written (--check: the file is up to date)"),
         (exits.FAILED, "--check: the file differs from the report made now"),
-        (exits.USAGE, "usage error: bad option, an adapter that is not found"),
+        (exits.USAGE, "usage error: bad option, no such suite folder, no default adapters"),
         (exits.INVALID_SUITE, "invalid suite or expectations file"),
+        (exits.PROTOCOL, "an adapter broke the protocol (its section says where)"),
+        (exits.ADAPTER, "an adapter could not start (its section says why)"),
     ),
     add_arguments=add_arguments,
     options=ReportOptions.from_namespace,
