@@ -32,13 +32,20 @@ SOURCE = ROOT / "reference" / "camelup"
 # The modules compiled, relative to the package. The rest of the package stays interpreted:
 # it is not on the hot path of an enumeration, a Monte Carlo race or ``apply``.
 KERNEL = (
+    "rules/betting.py",
     "rules/crazy.py",
+    "rules/final.py",
     "rules/leg.py",
     "rules/money.py",
     "rules/movement.py",
+    "rules/partnership.py",
     "rules/race.py",
     "rules/ranking.py",
+    "rules/tiles.py",
+    "rules/turn.py",
     "rules/whirlwind.py",
+    "play/engine.py",
+    "play/validation.py",
     "odds/exact.py",
 )
 
