@@ -30,7 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "reference" / "camelup"
 
 # The modules compiled, relative to the package. The rest of the package stays interpreted:
-# it is not on the hot path of an enumeration, a Monte Carlo race or ``apply``.
+# it is not on the hot path of an enumeration, a Monte Carlo race or ``apply``, but for model/,
+# which compiles and then fails at import: mypyc turns a method of a compiled class into an
+# object without ``__qualname__``, which ``@implements`` on ``State.pyramid`` (a cached
+# property) records.
 KERNEL = (
     "rules/betting.py",
     "rules/crazy.py",
