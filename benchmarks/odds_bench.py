@@ -15,9 +15,11 @@ the answers agree.
 ``--against PYTHON`` puts the figures of issue 19's goal table side by side: this file runs
 with ``--json`` under ``PYTHON`` (an interpreter with another build of camelup installed, e.g.
 a wheel of commit 2c005f6 in its own venv, as ``engine_bench.py`` explains) and under the
-current one, alternately for ``--rounds`` rounds, each run a fresh process; it prints the best
-figure of each side, their ratio, and the ratio to the compiled calculators' figures measured
-on this machine (a Go calculator for the 2nd edition, a Rust one for the 1st; issue 19).
+current one (and, with ``--compiled DIR``, under the current one with the compiled kernel that
+``benchmarks/compiled/build.py`` made in DIR), alternately for ``--rounds`` rounds, each run a
+fresh process; it prints the best figure of each side, the ratios to the last baseline, and the
+ratios to the compiled calculators' figures measured on this machine (a Go calculator for the
+2nd edition, a Rust one for the 1st; issue 19).
 """
 
 from __future__ import annotations
@@ -210,19 +212,32 @@ def goal_figures(repeat: int, races: int) -> dict[str, float]:
     return found
 
 
-def compare(baselines: list[str], repeat: int, races: int, rounds: int) -> None:
-    """Issue 19's figures under each of ``baselines`` and under this interpreter, alternately,
-    best of ``rounds``; with the ratios to each baseline and to the compiled calculators."""
+def compare(
+    baselines: list[str], repeat: int, races: int, rounds: int, compiled: str | None
+) -> None:
+    """Issue 19's figures under each of ``baselines``, under this interpreter and (with
+    ``compiled``, a folder made by ``benchmarks/compiled/build.py``) under this interpreter with
+    the compiled kernel, alternately, best of ``rounds``; with the ratios to the last baseline
+    and to the compiled calculators, and each build's verdict against the goal."""
     import json
+    import os
     import subprocess
     import sys
 
     command = [__file__, "--json", "--repeat", str(repeat), "--races", str(races)]
-    sides = [*baselines, sys.executable]
+    pure = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    sides: list[tuple[str, str, dict[str, str]]] = [
+        (f"base {n + 1}", python, pure) for n, python in enumerate(baselines)
+    ]
+    sides.append(("current", sys.executable, pure))
+    if compiled is not None:
+        sides.append(("compiled", sys.executable, dict(pure, PYTHONPATH=compiled)))
     best: list[dict[str, float]] = [{} for _ in sides]
     for round_number in range(rounds):
-        for side, python in enumerate(sides):
-            out = subprocess.run([python, *command], capture_output=True, text=True, check=True)
+        for side, (_, python, environment) in enumerate(sides):
+            out = subprocess.run(
+                [python, *command], capture_output=True, text=True, check=True, env=environment
+            )
             for key, value in json.loads(out.stdout).items():
                 higher_better = key.startswith("Monte Carlo")
                 old = best[side].get(key)
@@ -230,27 +245,33 @@ def compare(baselines: list[str], repeat: int, races: int, rounds: int) -> None:
                     best[side][key] = value
         print(f"round {round_number + 1} of {rounds} done", file=sys.stderr, flush=True)
     for number, python in enumerate(baselines):
-        print(f"baseline {number + 1}: {python}")
+        print(f"base {number + 1}: {python}")
+    if compiled is not None:
+        print(f"compiled: {sys.executable} with PYTHONPATH={compiled}")
     print(f"best of {rounds} alternating runs; seconds of CPU (wall for the process), races/s")
-    heads = "".join(f" {'base ' + str(n + 1):>9}" for n in range(len(baselines)))
-    print(
-        f"{'figure':48}{heads} {'current':>9} {'cur/base':>8} {'peer':>15} {'cur/peer':>11}  goal"
-    )
-    for key, current in best[-1].items():
-        olds = [side.get(key, float("nan")) for side in best[:-1]]
-        cells = "".join(f" {_shown(old):>9}" for old in olds) + f" {_shown(current):>9}"
-        cells += "".join(f" {current / old:8.2f}" for old in olds[-1:])
+    ours = [index for index, side in enumerate(sides) if not side[0].startswith("base")]
+    base = len(baselines) - 1  # the ratios are to the last baseline
+    heads = "".join(f" {label:>9}" for label, _, _ in sides)
+    heads += "".join(f" {sides[i][0][:4] + '/base':>9}" for i in ours)
+    heads += f" {'peer':>15}" + "".join(f" {sides[i][0][:4] + '/peer':>11}" for i in ours)
+    print(f"{'figure':48}{heads}  goal")
+    for key in best[-1]:
+        figures = [side.get(key, float("nan")) for side in best]
+        cells = "".join(f" {_shown(value):>9}" for value in figures)
+        cells += "".join(f" {figures[i] / figures[base]:9.2f}" for i in ours)
         peer = PEERS.get(key)
         if peer is None:
-            cells += f" {'-':>15} {'-':>11}"
+            cells += f" {'-':>15}" + "".join(f" {'-':>11}" for _ in ours)
         else:
             name, low, high = peer
             cells += f" {name + ' ' + _shown(low) + '-' + _shown(high):>15}"
-            cells += f" {current / high:5.1f}-{current / low:<5.1f}"
+            cells += "".join(f" {figures[i] / high:5.1f}-{figures[i] / low:<5.1f}" for i in ours)
         goal, at_most = GOALS[key]
-        met = current <= goal if at_most else current >= goal
-        verdict = "met" if met else "NOT met"
-        print(f"{key:48}{cells}  {'<=' if at_most else '>='} {_shown(goal)} {verdict}")
+        verdicts = []
+        for i in ours:
+            met = figures[i] <= goal if at_most else figures[i] >= goal
+            verdicts.append(f"{sides[i][0]} {'met' if met else 'NOT met'}")
+        print(f"{key:48}{cells}  {'<=' if at_most else '>='} {_shown(goal)} {', '.join(verdicts)}")
 
 
 def _shown(value: float) -> str:
@@ -274,6 +295,11 @@ def main() -> None:
         help="issue 19's figures beside this interpreter's build (may be given several times)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="with --against (default 3)")
+    parser.add_argument(
+        "--compiled",
+        metavar="DIR",
+        help="with --against: a column for the compiled kernel in DIR (benchmarks/compiled/)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.json:
@@ -282,7 +308,7 @@ def main() -> None:
         print(json.dumps(goal_figures(args.repeat, args.races)))
         return
     if args.against:
-        compare(args.against, args.repeat, args.races, args.rounds)
+        compare(args.against, args.repeat, args.races, args.rounds, args.compiled)
         return
 
     columns = f"{'oracle cpu s':>12} {'(wall)':>8} {'apply cpu s':>11} {'ratio':>7}  agree"

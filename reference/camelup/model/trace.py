@@ -10,6 +10,7 @@ typo or a clause removed from the spec fails there, not silently.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -37,8 +38,11 @@ def implements(*clause_ids: str) -> Callable[[F], F]:
 
     def mark(function: F) -> F:
         code = getattr(function, "__code__", None)
-        file = code.co_filename if code else inspect.getfile(function)
-        line = code.co_firstlineno if code else 0
+        if code is not None:
+            file, line = code.co_filename, code.co_firstlineno
+        else:  # compiled (benchmarks/compiled/build.py): no code object, so its module's file
+            module = sys.modules.get(function.__module__)
+            file, line = getattr(module, "__file__", None) or function.__module__, 0
         for clause_id in clause_ids:
             _SITES.append(Site(clause_id, function.__qualname__, function.__module__, file, line))
         return function

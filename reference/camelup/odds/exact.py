@@ -441,6 +441,12 @@ def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) ->
             gc.enable()
 
 
+# One draw of a die from a position of the pass without the player's tile: the die, the dice
+# left after it, the weighted reward of its moves that end the leg, the bits of the spaces its
+# own moves land on, and the other moves' (weight, track after, reward below, bits landed below).
+_Draw = tuple[Die, int, int, int, tuple[tuple[int, int, int, int], ...]]
+
+
 class _TileValues:
     """What a tile of the player to move would earn them, and do to their leg tickets, for every
     space and side at once: one pass over the leg without their tile, then a little more work
@@ -476,6 +482,9 @@ class _TileValues:
         # (track number, dice left) -> (value of the held tickets, bits of the spaces landed on)
         self.base: dict[tuple[int, int], tuple[int, int]] = {}
         self.summaries: dict[tuple[int, Die, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
+        # (track number, dice left) -> per draw, what a layout needs to skip the draw's moves
+        # that cannot meet its tile without looking anything up (see _Draw)
+        self.details: dict[tuple[int, int], tuple[_Draw, ...]] = {}
         self.total_reward = self._base(self.root, self.root_mask, 0)[0]
 
     @property
@@ -514,16 +523,23 @@ class _TileValues:
             return found
         unit, last = self.scale[k + 1], k + 1 == self.steps
         reward = landed = 0
+        draws = []
         for die, rest in self.draws[mask]:
+            lands = 0
             for landing in self.shared.kept_moves(here, die)[1]:
                 if 1 <= landing <= LAST_SPACE:
-                    landed |= 1 << landing
+                    lands |= 1 << landing
             ended, going = self._summary(here, die, last)
             reward += ended * unit
+            children = []
             for weight, after in going:
                 below, below_landed = self._base(after, rest, k + 1)
                 reward += weight * below
                 landed |= below_landed
+                children.append((weight, after, below, below_landed))
+            landed |= lands
+            draws.append((die, rest, ended, lands, tuple(children)))
+        self.details[here, mask] = tuple(draws)
         found = self.base[here, mask] = (reward, landed)
         return found
 
@@ -535,7 +551,7 @@ class _TileValues:
             return None
         space, seat, bit = added[0].space, self.seat, 1 << added[0].space
         reveal, rank, ruleset = race.reveal, ranking.ranking, self.ruleset
-        shared, base, summary = self.shared, self.base, self._summary
+        shared, base, summary, details = self.shared, self.base, self._summary, self.details
         memo: dict[tuple[int, int], tuple[int, int]] = {}
 
         def value(here: int, mask: int, k: int) -> tuple[int, int]:
@@ -549,8 +565,25 @@ class _TileValues:
                 return found
             unit, last = self.scale[k + 1], k + 1 == self.steps
             coins = reward = 0
+            if known is not None:  # a position of the pass without the tile: its draws are known
+                for die, rest, ended, lands, children in details[here, mask]:
+                    if lands & bit:
+                        found = meets(here, die, rest, k, unit, last)
+                        coins += found[0]
+                        reward += found[1]
+                        continue
+                    reward += ended * unit  # no move of this die lands on the tile
+                    for weight, after, below, below_landed in children:
+                        if below_landed & bit:
+                            below_coins, below_reward = value(after, rest, k + 1)
+                            coins += weight * below_coins
+                            reward += weight * below_reward
+                        else:  # the tile is out of reach below
+                            reward += weight * below
+                found = memo[here, mask] = (coins, reward)
+                return found
             for die, rest in self.draws[mask]:
-                kept, landings = shared.kept_moves(here, die)
+                landings = shared.kept_moves(here, die)[1]
                 if space not in landings:  # every kept move holds with the tile
                     ended, going = summary(here, die, last)
                     reward += ended * unit
@@ -563,25 +596,33 @@ class _TileValues:
                         coins += weight * below_coins
                         reward += weight * below_reward
                     continue
-                for weight, _, outcome, after, roll in kept:
-                    if space in outcome.reached:  # this move meets the tile: made again with it
-                        moved = list(shared.tracks[here])
-                        outcome = reveal(moved, tiles, ruleset, roll)
-                        for payment in outcome.payments:
-                            if payment.owner == seat:
-                                coins += weight * unit * payment.amount
-                        if last or outcome.crossed:
-                            reward += weight * unit * self._reward(rank(moved))
-                            continue
-                        after = shared.number(tuple(moved))
-                    if last or outcome.crossed:
-                        reward += weight * unit * self._reward(shared.rank(after))
-                    else:
-                        below_coins, below_reward = value(after, rest, k + 1)
-                        coins += weight * below_coins
-                        reward += weight * below_reward
+                found = meets(here, die, rest, k, unit, last)
+                coins += found[0]
+                reward += found[1]
             found = memo[here, mask] = (coins, reward)
             return found
+
+        def meets(here: int, die: Die, rest: int, k: int, unit: int, last: bool) -> tuple[int, int]:
+            """The moves of ``die`` from ``here`` when one of them lands on the tile."""
+            coins = reward = 0
+            for weight, _, outcome, after, roll in shared.kept_moves(here, die)[0]:
+                if space in outcome.reached:  # this move meets the tile: made again with it
+                    moved = list(shared.tracks[here])
+                    outcome = reveal(moved, tiles, ruleset, roll)
+                    for payment in outcome.payments:
+                        if payment.owner == seat:
+                            coins += weight * unit * payment.amount
+                    if last or outcome.crossed:
+                        reward += weight * unit * self._reward(rank(moved))
+                        continue
+                    after = shared.number(tuple(moved))
+                if last or outcome.crossed:
+                    reward += weight * unit * self._reward(shared.rank(after))
+                else:
+                    below_coins, below_reward = value(after, rest, k + 1)
+                    coins += weight * below_coins
+                    reward += weight * below_reward
+            return coins, reward
 
         return value(self.root, self.root_mask, 0)
 
