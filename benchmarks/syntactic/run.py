@@ -258,7 +258,7 @@ def again(workspace: Path) -> int:
     """Forget the results of the unlisted survivors of a kept run and run those mutants again."""
     session = workspace / "session.sqlite"
     for name in COPIED[1:]:  # the suite and the spec; the mutated sources stay as they were
-        shutil.rmtree(workspace / name)
+        shutil.rmtree(workspace / name, ignore_errors=True)
         shutil.copytree(CHECKOUT / name, workspace / name)
     env = {**os.environ, "PYTHONPATH": str(workspace / "reference")}
     config = workspace / "cosmic-ray.toml"
