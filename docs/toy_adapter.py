@@ -49,7 +49,7 @@ FINISH_PAYOUTS = [8, 5, 3, 2]
 
 
 class Refused(Exception):
-    """An illegal action: a code and the spec clause it breaks (both from the rulebook's spec)."""
+    """An illegal action or setup: a code and the spec clause it breaks (from the spec)."""
 
     def __init__(self, code: str, clause: str) -> None:
         super().__init__(code)
@@ -57,6 +57,21 @@ class Refused(Exception):
 
 
 # ------------------------------------------------------------------------------ the toy engine
+
+
+def setup_problem(ruleset: dict[str, Any], setup: dict[str, Any]) -> Refused | None:
+    """Why the rules refuse ``setup``, or None: one roll per racing camel, each racing camel
+    stacked once, a seat to start, two grey-die rolls and the crazy camel they place first."""
+    if sorted(roll["die"] for roll in setup["racing_rolls"]) != sorted(RACING):
+        return Refused("bad-setup", "setup.racing-camels")
+    if sorted(setup["stacking"]) != sorted(RACING):
+        return Refused("bad-setup", "setup.stack-order")
+    if not 0 <= setup["start_player"] < ruleset["players"]:
+        return Refused("bad-setup", "setup.start-player")
+    rolls = setup["crazy_rolls"]
+    if len(rolls) != 2 or any(r["die"] != "grey" for r in rolls) or setup["first_crazy"] is None:
+        return Refused("bad-setup", "setup.crazy-space")
+    return None
 
 
 def new_game(ruleset: dict[str, Any], setup: dict[str, Any]) -> State:
@@ -289,6 +304,9 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     if ruleset["edition"] != "second" or ruleset["modules"] or ruleset["variants"]:
         return {"skipped": {"reason": "the toy plays the plain second edition only"}}
     given = case["given"]
+    refused = None if "state" in given else setup_problem(ruleset, given["setup"])
+    if refused is not None:
+        return {"initial_error": {"code": refused.code, "clause": refused.clause}, "steps": []}
     state = copy(given["state"]) if "state" in given else new_game(ruleset, given["setup"])
     reply: dict[str, Any] = {"initial_state": canonical(state), "steps": []}
     for step in case["steps"]:

@@ -169,3 +169,12 @@ def test_random_setup_draws_every_input_new_game_takes(edition: str, players: in
         assert {s.first_crazy for s in setups} == {CK, CW}
     again = [random_setup(rules, random.Random(seed)) for seed in range(120)]
     assert again == setups  # all its randomness comes from the generator it is given
+
+
+@pytest.mark.clause("setup.start-player", "camels.crazy")
+def test_a_setup_given_only_rolls_and_stacking_starts_at_seat_zero_with_no_crazy_inputs() -> None:
+    # The defaults of the library's Setup; no adapter can omit them, so the syntactic mutation
+    # run names this test for their mutants.
+    setup = Setup(first_setup().racing_rolls, first_setup().stacking)
+    assert (setup.start_player, setup.crazy_rolls, setup.first_crazy) == (0, (), None)
+    assert new_game(ruleset("first", 3), setup).to_move == 0

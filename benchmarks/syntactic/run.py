@@ -136,27 +136,40 @@ _IDENTITY_OPERATORS = {
 }
 
 
+class Kinds:
+    """Which of the kinds ``equivalent.toml`` lists a mutant is of, if any."""
+
+    def __init__(self) -> None:
+        self.listed = {entry["kind"] for entry in _equivalent_file().get("kind", [])}
+        self._annotations: dict[Path, list[Span]] = {}
+
+    def of(self, mutation: Any) -> str | None:
+        path = Path(mutation.module_path)
+        if path not in self._annotations:
+            self._annotations[path] = annotation_spans(path)
+        operator = mutation.operator_name
+        if "annotation" in self.listed and _inside(
+            tuple(mutation.start_pos), self._annotations[path]
+        ):
+            return "annotation"
+        if "identity" in self.listed and operator in _IDENTITY_OPERATORS:
+            return "identity"
+        if operator in ("core/RemoveDecorator", "core/NumberReplacer"):
+            line = path.read_text("utf-8").splitlines()[mutation.start_pos[0] - 1].strip()
+            if operator == "core/NumberReplacer":
+                if "cache-size" in self.listed and line.startswith("@functools.lru_cache(maxsize="):
+                    return "cache-size"
+            elif "decorator" in self.listed and line.startswith(("@implements", "@functools.")):
+                return "decorator"
+        return None
+
+
 def skip_by_kind(db: WorkDB) -> None:
     """Mark the mutants of a kind ``equivalent.toml`` lists as equivalent, as skipped."""
-    kinds = {entry["kind"] for entry in _equivalent_file().get("kind", [])}
-    annotations: dict[Path, list[Span]] = {}
+    kinds = Kinds()
     for item in list(db.pending_work_items):
         [mutation] = item.mutations
-        path = Path(mutation.module_path)
-        if path not in annotations:
-            annotations[path] = annotation_spans(path)
-        kind = None
-        if "annotation" in kinds and _inside(tuple(mutation.start_pos), annotations[path]):
-            kind = "annotation"
-        elif "identity" in kinds and mutation.operator_name in _IDENTITY_OPERATORS:
-            kind = "identity"
-        elif mutation.operator_name in ("core/RemoveDecorator", "core/NumberReplacer"):
-            line = path.read_text("utf-8").splitlines()[mutation.start_pos[0] - 1].strip()
-            if mutation.operator_name == "core/NumberReplacer":
-                if "cache-size" in kinds and line.startswith("@functools.lru_cache(maxsize="):
-                    kind = "cache-size"
-            elif "decorator" in kinds and line.startswith(("@implements", "@functools.")):
-                kind = "decorator"
+        kind = kinds.of(mutation)
         if kind is not None:
             db.set_result(
                 item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=kind)
@@ -245,12 +258,12 @@ def again(workspace: Path) -> int:
     """Forget the results of the unlisted survivors of a kept run and run those mutants again."""
     session = workspace / "session.sqlite"
     for name in COPIED[1:]:  # the suite and the spec; the mutated sources stay as they were
-        shutil.rmtree(workspace / name)
+        shutil.rmtree(workspace / name, ignore_errors=True)
         shutil.copytree(CHECKOUT / name, workspace / name)
     env = {**os.environ, "PYTHONPATH": str(workspace / "reference")}
     config = workspace / "cosmic-ray.toml"
     config.write_text(config_text(workspace, prepare(workspace, env)), "utf-8")
-    listed, lines = equivalents(), unobserved_lines()
+    listed, lines, kinds = equivalents(), unobserved_lines(), Kinds()
     with use_db(str(session), WorkDB.Mode.open) as db:
         completed = list(db.completed_work_items)
         keys = mutant_keys([item for item, _ in completed])
@@ -259,6 +272,7 @@ def again(workspace: Path) -> int:
             for item, result in completed
             if result.test_outcome is TestOutcome.SURVIVED
             and not is_listed(keys[item.job_id], listed, lines)
+            and kinds.of(item.mutations[0]) is None
         ]
     with sqlite3.connect(session) as connection:
         connection.executemany(
@@ -275,6 +289,7 @@ def report(session: Path, seconds: float) -> int:
     """Print every unlisted survivor with its diff, a score per mutated file, and the total."""
     listed = equivalents()
     lines = unobserved_lines()
+    kinds = Kinds()
     survived: list[tuple[str, str]] = []
     tally: dict[str, Counter[str]] = {}
     with use_db(str(session), WorkDB.Mode.open) as db:
@@ -287,7 +302,7 @@ def report(session: Path, seconds: float) -> int:
                 counts["sample" if result.output == "sample" else "by kind"] += 1
             elif result.test_outcome is not TestOutcome.SURVIVED:
                 counts["killed"] += 1
-            elif is_listed(key, listed, lines):
+            elif is_listed(key, listed, lines) or kinds.of(item.mutations[0]) is not None:
                 counts["listed"] += 1
             else:
                 counts["survived"] += 1
