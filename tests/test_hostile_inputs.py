@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -425,6 +426,24 @@ def test_mutants_interrupted_print_the_verdicts_so_far(tmp_path: Path) -> None:
     out, err = _interrupt_when(process, lambda: len(_children(process.pid)) >= 2, signal.SIGTERM)
     assert "mutants: " in out
     assert "mutants interrupted (SIGTERM)" in err
+
+
+def test_mutants_interrupted_during_the_unpatched_run_is_an_interruption_not_a_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import attrs
+
+    from camelup.harness.mutation import verdict
+
+    interrupted = exits.Interrupted(signal.SIGINT)
+    real_run = verdict.run_cases
+
+    def cut_short(*args: Any, **kwargs: Any) -> Any:  # the signal came during the baseline
+        return attrs.evolve(real_run(*args, **kwargs), interrupted=interrupted)
+
+    monkeypatch.setattr(verdict, "run_cases", cut_short)
+    report = verdict.run_mutants([], ["leg-no-floor"])
+    assert (report.baseline_failure, report.interrupted, report.verdicts) == (None, interrupted, ())
 
 
 # ------------------------------------------------------------------ the gate, by Hypothesis

@@ -214,6 +214,8 @@ def run_mutants(
     for name in chosen:
         check(CATALOGUE[name])
     baseline = run_cases(cases, InProcessReference())
+    if baseline.interrupted is not None:  # stopped before any mutant: not a failing reference
+        return MutationReport((), None, baseline.interrupted, len(chosen))
     if baseline.exit_code:
         return MutationReport((), baseline.summary_line(), wanted=len(chosen))
     verdicts: list[Verdict] = []
