@@ -410,7 +410,7 @@ def test_odds_race_interrupted_prints_the_exact_odds_and_no_worker_traceback(
 ) -> None:
     (tmp_path / "state.json").write_text(json.dumps(STATE), "utf-8")
     process = subprocess.Popen(
-        camelup("odds", "state.json", "--race", "1000000000", "--jobs", "2"),
+        camelup("odds", "state.json", "--race", "100000000", "--jobs", "2"),
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     out, err = _interrupt_when(process, lambda: len(_children(process.pid)) >= 2, signal.SIGINT)

@@ -475,6 +475,15 @@ def test_cli_finished_game_exit_2(tmp_path: Path) -> None:
     assert "game is over" in done.stderr
 
 
+def test_cli_race_count_out_of_bounds_is_a_usage_error_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(dumps(_fresh("first")))
+    for races in ("0", "1000000000000"):
+        done = _camelup("odds", str(path), "--no-tiles", "--race", races)
+        assert done.returncode == 2
+        assert done.stderr == "camelup odds: --race N needs 1 <= N <= 100,000,000\n"
+
+
 # --- conformance: the odds check and the odds capability ----------------------------------
 
 REPO = Path(__file__).resolve().parent.parent

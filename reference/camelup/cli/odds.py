@@ -21,6 +21,7 @@ from camelup.cli.common import Verb, read_state
 from camelup.io import exits
 
 MAX_JOBS = 64  # as fuzz --jobs: more workers than that only fight over the cores
+MAX_RACES = 100_000_000  # hours at the kernel's pace: a larger count is a typo, not a plan
 
 DESCRIPTION = """\
 Exact odds of the current leg of a position: each racing camel's chance of each place, the
@@ -51,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="leave out the tile placements and moves (their values take most of the time)",
     )
     parser.add_argument(
-        "--race", type=int, metavar="N", help="add Monte Carlo estimates from N whole races"
+        "--race", type=int, metavar="N", help=f"add Monte Carlo estimates from N whole races (at most {MAX_RACES:,})"
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --race")
     parser.add_argument(
@@ -124,8 +125,8 @@ def handle(options: OddsOptions) -> int:
         return _fail("give either STATE.json or --case ID", exits.USAGE)
     if options.case is None and options.after:
         return _fail("--after needs --case", exits.USAGE)
-    if options.race is not None and options.race < 1:
-        return _fail("--race N needs N >= 1", exits.USAGE)
+    if options.race is not None and not 1 <= options.race <= MAX_RACES:
+        return _fail(f"--race N needs 1 <= N <= {MAX_RACES:,}", exits.USAGE)
     if not 1 <= options.jobs <= MAX_JOBS:
         return _fail(f"--jobs J needs 1 <= J <= {MAX_JOBS}", exits.USAGE)
     try:

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from camelup.harness.fuzz import Finding, FuzzResult, Progress
 
 
+# Days of games at the reference's pace: a larger count is a typo, not a plan (Ctrl-C keeps the
+# findings of an open-ended run).
+MAX_GAMES = 1_000_000
+
 @attrs.frozen
 class FuzzOptions:
     adapter: shared.AdapterOptions
@@ -42,8 +46,8 @@ class FuzzOptions:
     def from_namespace(cls, namespace: argparse.Namespace) -> FuzzOptions:
         adapter = shared.AdapterOptions.from_namespace(namespace)
         shared.check_output("--out", namespace.output)
-        if namespace.games < 1:
-            raise UsageError("--games must be at least 1")
+        if not 1 <= namespace.games <= MAX_GAMES:
+            raise UsageError(f"--games must be from 1 to {MAX_GAMES:,}")
         if namespace.max_findings < 1:
             raise UsageError("--max-findings must be at least 1")
         if not 1 <= namespace.jobs <= 64:
@@ -69,7 +73,9 @@ class FuzzOptions:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     shared.add_adapter(parser, required=True)
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="random seed")
-    parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play")
+    parser.add_argument(
+        "--games", type=int, default=100, metavar="N", help=f"games to play (at most {MAX_GAMES:,})"
+    )
     parser.add_argument(
         "--ruleset",
         action="append",
