@@ -52,7 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="leave out the tile placements and moves (their values take most of the time)",
     )
     parser.add_argument(
-        "--race", type=int, metavar="N", help=f"add Monte Carlo estimates from N whole races (at most {MAX_RACES:,})"
+        "--race",
+        type=int,
+        metavar="N",
+        help=f"add Monte Carlo estimates from N whole races (at most {MAX_RACES:,})",
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --race")
     parser.add_argument(

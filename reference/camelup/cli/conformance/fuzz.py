@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 # findings of an open-ended run).
 MAX_GAMES = 1_000_000
 
+
 @attrs.frozen
 class FuzzOptions:
     adapter: shared.AdapterOptions
