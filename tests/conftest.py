@@ -67,11 +67,22 @@ def _in_a_fresh_working_directory(
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The docs site built from this checkout once per session (both browser tests use it),
-    served on 127.0.0.1: its base URL and its folder."""
+    served on 127.0.0.1: its base URL and its folder. Under pytest-xdist the two test modules
+    may run on two workers: the first to get here builds it into the session's shared temporary
+    folder, the other waits for that build (8 s of CPU) instead of making a second."""
+    import fcntl
+
     from browser import served
     from camelup.tools.docs.site import build_site
 
-    out = tmp_path_factory.mktemp("site") / "site"
-    build_site(Path(__file__).resolve().parent.parent, out)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder of this session's workers
+    out, built = shared / "site", shared / "site.built"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            build_site(Path(__file__).resolve().parent.parent, out)
+            built.touch()
     with served(out) as base:
         yield base, out

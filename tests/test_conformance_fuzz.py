@@ -75,9 +75,11 @@ def cases_of(text: str) -> list[dict[str, Any]]:
 def toy_run(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """The fuzzer run on the toy as a real command, each finding written to a folder."""
+    """The fuzzer run on the toy as a real command, each finding written to a folder. Seed 22's
+    eight games show four of the toy's mistakes, on the track and in the money, as 60 games of
+    seed 1 did at a fifth of the cost."""
     folder = tmp_path_factory.mktemp("found")
-    argv = ["--adapter", TOY, "--seed", "1", "--games", "60", "--out-dir", str(folder)]
+    argv = ["--adapter", TOY, "--seed", "22", "--games", "8", "--out-dir", str(folder)]
     result = subprocess.run(
         [sys.executable, "-m", "camelup", "conformance", "fuzz", *argv],
         capture_output=True,
@@ -100,12 +102,12 @@ def test_fuzz_finds_several_toy_mistakes_in_one_run(
     assert clauses <= TOY_CLAUSES, clauses
     assert {"tile.land.backward", "crazy.select.only-carrier"} <= clauses
     for case in cases:
-        assert case["id"].startswith(case["clauses"][0] + "/fuzz-seed-1-game-")
-        assert case["source"] == {"kind": "generated", "ref": "camelup conformance fuzz, seed 1"}
+        assert case["id"].startswith(case["clauses"][0] + "/fuzz-seed-22-game-")
+        assert case["source"] == {"kind": "generated", "ref": "camelup conformance fuzz, seed 22"}
         assert "toy-camels differed" in case["comment"]
         assert len(case["steps"]) <= (3 if "state" in case["given"] else 20)
     lines = result.stderr.splitlines()
-    assert lines[0] == "fuzz: toy-camels 0.0.1, seed 1, 60 game(s)"
+    assert lines[0] == "fuzz: toy-camels 0.0.1, seed 22, 8 game(s)"
     assert "finding(s), 0 known" in lines[1] and lines[1].endswith(
         f": {len(cases)} finding(s), 0 known"
     )
@@ -139,7 +141,7 @@ def test_each_finding_is_a_case_file_ready_to_add(
 def test_the_findings_do_not_depend_on_the_number_of_jobs(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "5", "--games", "30"]
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "5", "--games", "8"]
     code, one, err_one = run_cli(capsys, *argv)
     assert code == 1
     code, three, err_three = run_cli(capsys, *argv, "--jobs", "3")
@@ -221,10 +223,11 @@ def test_a_field_is_a_pointer_pattern() -> None:
 def test_known_findings_are_reported_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "40"]
+    # seed 23's eight games: mistakes on the track (one of them known) and in the money
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "23", "--games", "8"]
     code, out, err = run_cli(capsys, *argv)
     found = {c["clauses"][0] for c in cases_of(out)}
-    assert {"crazy.select.only-carrier", "tile.land.backward"} <= found
+    assert {"crazy.select.only-carrier", "tile.land.backward", "money.floor"} <= found
     # the toy's expectations name cases of crazy.select.* and tile.land.crazy-reversed:
     # fuzz findings of those clauses are known
     toy = str(REPO / "docs" / "toy_expectations.toml")
@@ -272,10 +275,10 @@ def test_max_findings_stops_the_run(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_progress_is_shown_on_a_terminal() -> None:
-    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "1", "--games", "20"]
+    argv = ["conformance", "fuzz", "--adapter", TOY, "--seed", "9", "--games", "8"]
     code, out, terminal = on_a_terminal(*argv, stream="stderr")
     assert code == 1
-    assert "\r[20/20] " in terminal and " disagreeing, " in terminal
+    assert "\r[8/8] " in terminal and " disagreeing, " in terminal
     assert cases_of(out)
 
 

@@ -441,6 +441,24 @@ def test_finish_card_pointer() -> None:
     assert caught.value.pointer == "/players/0/finish_cards/1", caught.value
 
 
+# Found by fuzzing (fixed): a partner of -1 was reported at /players/-1/partner, a pointer
+# leading nowhere, rather than at the seat that names it; and accepted where partnerships are
+# in play.
+@pytest.mark.parametrize("players", [4, 6])  # partnerships not in play; in play
+def test_a_partner_that_is_no_seat_is_reported_at_the_seat_naming_it(players: int) -> None:
+    ruleset = Ruleset(Edition.SECOND, players)
+    racing = ruleset.racing_camels
+    crazy = (DieRoll(Die.GREY, 1, Camel.CRAZY_WHITE), DieRoll(Die.GREY, 2, Camel.CRAZY_BLACK))
+    rolls = tuple(DieRoll(Die(c.value), 1) for c in racing)
+    state = new_game(ruleset, Setup(rolls, racing, 0, crazy, Camel.CRAZY_WHITE))
+    doc = to_json(state)
+    doc["players"][1]["partner"] = -1
+    with pytest.raises(InvalidState) as caught:
+        state_from_json(doc)
+    assert caught.value.pointer == "/players/1/partner", caught.value
+    assert caught.value.code == ("bad-partner" if players == 6 else "no-partnerships")
+
+
 # Found by fuzzing (fixed): a deeply nested or 5000-digit case file made `conformance validate`
 # exit 1 with 'camelup: RecursionError/ValueError' instead of a problem line and exit 3.
 @pytest.mark.parametrize(

@@ -251,12 +251,14 @@ def _piles(state: State) -> Iterator[Violation]:
 def _partners(state: State) -> Iterator[Violation]:
     """Each partnership must be one the two seats could have formed, in the order given."""
     for index, (first, second) in enumerate(state.partnerships):
+        # The JSON says it with each seat's partner; the first seat's names the pair, unless it
+        # is no seat at all (a partner of -1): then the seat that named it chose it as partner.
+        seat, partner = (first, second) if _is_seat(state, first) else (second, first)
         before = attrs.evolve(state, partnerships=state.partnerships[:index])
-        problem = partnership.partnership_problem(before, first, second)
+        problem = partnership.partnership_problem(before, seat, partner)
         if problem is not None:
-            # The JSON says it with each seat's partner; the first seat's names the pair.
             yield Violation(
-                problem.code, problem.clause, problem.message, ("players", first, "partner")
+                problem.code, problem.clause, problem.message, ("players", seat, "partner")
             )
 
 
