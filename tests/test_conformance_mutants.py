@@ -239,3 +239,18 @@ def test_a_module_loaded_under_a_patch_gets_the_real_rule_back() -> None:
         assert vars(late)["score_leg"] is real
     finally:
         del sys.modules[late.__name__]
+
+
+def test_a_mutant_of_a_derived_member_fails_cases_rather_than_erroring() -> None:
+    """The engine fills in derived members (``prime_derived``): a mutant that replaces one
+    must take the filling, or every case errors and no failure names its clause."""
+    suite = load_suite()
+    cases = [
+        suite.find("final.winners/tie-shared"),
+        suite.find("ruleset.players.first/two-players"),
+    ]
+    assert all(case is not None for case in cases)
+    with mutants.applied(CATALOGUE["final-tie-first-seat-wins"]):
+        report = run_cases([c for c in cases if c is not None], InProcessReference())
+    assert [r.verdict for r in report.results] == ["failed", "passed"]
+    assert report.results[0].mismatches[0].clause == "final.winners"
