@@ -87,3 +87,31 @@ def test_final_scoring_in_another_order_names_the_pile_rules() -> None:
 
 def test_events_reported_alike_name_nothing_whatever_their_clauses() -> None:
     assert first_event_cause([DIE, MOVE], [DIE, MOVE | {"clause": "x"}], BEFORE, BEFORE) is None
+
+
+@pytest.mark.parametrize(
+    ("destination", "theirs", "clause"),
+    [
+        (18, 17, "end.crossing.racing"),  # both crossed the line, put down otherwise
+        (19, 16, "end.crossing.racing"),  # held on 16
+        (17, 16, "move.racing.clockwise"),  # one pip short: the count, not the line
+    ],
+)
+def test_a_move_across_the_line_reported_otherwise(
+    destination: int, theirs: int, clause: str
+) -> None:
+    crossing = MOVE | {"from_space": 15, "to_space": destination}
+    found = first_event_cause(
+        [DIE, crossing], [DIE, crossing | {"to_space": theirs}], BEFORE, BEFORE
+    )
+    assert found is not None and found.clause == clause
+
+
+def test_a_move_reported_whole_in_place_of_whirlwind_steps() -> None:
+    step = {"type": "whirlwind_step", "unit": ["blue"], "from_space": 8, "to_space": 9,
+            "clause": "whirlwind.leave-eight"}  # fmt: skip
+    move = MOVE | {"unit": ["blue"], "from_space": 8, "to_space": 9}
+    elsewhere = first_event_cause([DIE, step, move], [DIE, move | {"to_space": 8}], BEFORE, BEFORE)
+    steps_left_out = first_event_cause([DIE, step, move], [DIE, move], BEFORE, BEFORE)
+    assert elsewhere is not None and elsewhere.clause == "move.racing.clockwise"
+    assert steps_left_out is not None and steps_left_out.clause == "whirlwind.leave-eight"

@@ -11,7 +11,9 @@ have none); what differs within the event says which rule decided it:
   rule (``move.stack.carry``, ``crazy.carry`` for a crazy camel's unit); another mover where the
   reference chose a crazy camel: that choice's rule; the die's unit put underneath:
   ``move.unit.lands-on-top``; the die's unit stopped on a tile it should have passed over:
-  ``move.only-final-space``; stopped short of the line: ``end.crossing.racing``;
+  ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
+  the line: ``end.crossing.racing``; a move reported whole where the reference takes
+  whirlwind steps, and going elsewhere: the move's own rule;
 * leg scoring (``leg_scored``): another leader or second, the ranking rule that orders them
   (:func:`ranking_clause`); a ticket's reward, the rule for its camel's place
   (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); the pyramid tickets'
@@ -57,11 +59,26 @@ def first_event_cause(
         other = theirs[index] if index < len(theirs) else None
         if isinstance(other, dict) and _fits(mine, other):
             continue
+        if isinstance(other, dict) and other.get("type") != mine.get("type"):
+            index = _whole_move(ours, index, other)
+            mine = ours[index]
         clause = str(mine.get("clause", ""))
         if isinstance(other, dict) and other.get("type") == mine.get("type"):
             clause = _kind_of_difference(ours, index, other, before, after) or clause
         return EventCause(index, clause) if clause else None
     return None
+
+
+def _whole_move(ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any]) -> int:
+    """Where the adapter reports a move (``other``) in place of the reference's whirlwind
+    steps: the reference's move as a whole, when the adapter's departs from it too (it went
+    elsewhere: the move's own rule, not the steps it then left out), else ``index``."""
+    if ours[index].get("type") != "whirlwind_step" or other.get("type") != "unit_moved":
+        return index
+    for later in range(index + 1, len(ours)):
+        if ours[later].get("type") == "unit_moved":
+            return index if _fits(ours[later], other) else later
+    return index
 
 
 def _fits(mine: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
@@ -122,7 +139,9 @@ def _move_clause(
         tiles = {t.get("space") for t in _tiles(before)}
         if isinstance(origin, int) and origin < theirs < destination and theirs in tiles:
             return "move.only-final-space"  # the unit stopped on a tile it passes over
-        if destination > _LAST_SPACE >= theirs:
+        crossed_elsewhere = theirs > _LAST_SPACE  # both crossed, put down otherwise
+        held_at_the_line = theirs == _LAST_SPACE < destination - 1  # not one pip short
+        if destination > _LAST_SPACE and (crossed_elsewhere or held_at_the_line):
             return "end.crossing.racing"
     return None
 
