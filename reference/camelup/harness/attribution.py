@@ -197,7 +197,8 @@ class Attribution:
     ``want``, ``got``: the reference's and the adapter's normalised states at the moment;
     ``from_setup``: whether the given position is a setup (else a state, which the adapter
     read wrongly); ``fallback``: the clause when nothing here decides (the case's, or the
-    action's).
+    action's); ``events_agree``: the adapter reported the step's events as the reference's, so
+    a seat's money that differs is none of their payments' doing.
     """
 
     def __init__(
@@ -211,8 +212,10 @@ class Attribution:
         edition: str,
         from_setup: bool,
         fallback: str,
+        events_agree: bool = False,
     ) -> None:
         self.moment = moment
+        self.events_agree = events_agree
         self.events = [e for e in events if isinstance(e, dict)]
         order = RACING_ORDER.get(edition, ())
         self.before: Any = normalise(before, (), order) if before is not None else None
@@ -268,6 +271,8 @@ class Attribution:
         ):
             return "bet.finish.pile-order", (touching[-1][0] if touching else self.late[0], 1)
         if len(tokens) >= 3 and tokens[0] == "players" and tokens[2] == "money" and touching:
+            if self.events_agree:  # every payment reported as the reference made it
+                return self.fallback, self.late
             paying = [i for i, _ in touching]
             cut_short = self._unfloored(tokens[1], paying)
             if cut_short is not None:

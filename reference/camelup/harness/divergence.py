@@ -54,6 +54,7 @@ from camelup.harness.event_cause import first_event_cause
 from camelup.harness.suite import Case
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
+from camelup.io.wire import facts
 
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
 MAX_POINTERS_SHOWN = 10
@@ -76,7 +77,9 @@ class FirstDivergence:
     error: Mapping[str, Any] | None = None  # that refusal's error
     explained: bool = True  # the clause is read from the reference's events (or a refusal's)
     explained_at: tuple[bool, ...] = ()  # per pointer: its clause is read from an event
-    event: int | None = None  # the first of the step's events the adapter reports otherwise
+    # The first of the step's events the adapter reports otherwise (their number when it
+    # reports them all alike, and the position departs from them): the clause is read from it.
+    event: int | None = None
 
     def mismatch(self, case: Case) -> Mismatch:
         """The divergence as the one failure of its case."""
@@ -323,6 +326,10 @@ def first_divergence(
             return _diverged(found, moment, cause.clause, cause.index)
         if not found:
             continue
+        # Events reported alike, a position otherwise: the adapter departs from its own account
+        # of the step, in what the action does beside the events (a coin paid at once, say).
+        agree = isinstance(reported, list)
+        action = case.steps[moment - 1].get("action", {}) if moment else {}
         attribution = Attribution(
             moment,
             events,
@@ -331,9 +338,12 @@ def first_divergence(
             got_norm,
             edition=case.edition,
             from_setup="setup" in case.given,
-            fallback=case.primary_clause,
+            fallback=facts().action_clause(action.get("type")) if agree else case.primary_clause,
+            events_agree=agree,
         )
         named = [attribution.clause_of(t) for t, _, _ in found]
+        if agree:
+            return _diverged(found, moment, attribution.best(named), len(events))
         return FirstDivergence(
             moment,
             attribution.best(named),
