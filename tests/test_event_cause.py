@@ -61,7 +61,6 @@ def test_a_move_reported_otherwise_names_the_rule_of_what_differs(
             scored(tickets=[{"ticket": {"camel": "green", "value": 5}, "reward": 0}]),
             "leg.score.second",
         ),
-        (scored(paid=0), "money.floor"),
         (scored() | {"leader": "green", "second": "blue"}, "rank.stack"),
     ],
 )
@@ -70,6 +69,18 @@ def test_leg_scoring_reported_otherwise_names_the_part_that_differs(
 ) -> None:
     after = {"track": {"1": [], "3": ["green", "blue"]}}
     found = first_event_cause([scored()], [theirs], BEFORE, after)
+    assert found is not None and found.clause == clause
+
+
+@pytest.mark.parametrize(
+    ("paid", "clause"),
+    [(-3, "money.floor"), (-2, "leg.score.net")],  # the whole loss; floored another way
+)
+def test_a_leg_loss_the_floor_cut_short_paid_otherwise(paid: int, clause: str) -> None:
+    ours = scored(tickets=[], pyramid=0, total=-3, paid=-1)  # the seat had 1 coin
+    found = first_event_cause(
+        [ours], [ours | {"scores": [ours["scores"][0] | {"paid": paid}]}], BEFORE, BEFORE
+    )
     assert found is not None and found.clause == clause
 
 

@@ -44,6 +44,7 @@ from camelup.harness.compare import (
     Mismatch,
     applicable,
     camel_order,
+    cited_clause,
     compact,
     describe_action,
     error_message,
@@ -386,15 +387,8 @@ def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
 
 
 def _refusal_clause(error: Mapping[str, Any], events: Sequence[Any], case: Case) -> str:
-    cited = error.get("clause")
-    known = isinstance(cited, str) and cited in _known_clauses()
-    return refusal_clause(cited, known, events, case.primary_clause)
-
-
-def _known_clauses() -> frozenset[str]:
-    from camelup.spec.registry import load_registry
-
-    return frozenset(load_registry().clause_ids)
+    cited = cited_clause(error)
+    return refusal_clause(cited, cited is not None, events, case.primary_clause)
 
 
 # ------------------------------------------------------------------------------ the reference

@@ -18,10 +18,10 @@ have none); what differs within the event says which rule decided it:
   (:func:`ranking_clause`); a ticket's reward, the rule for its camel's place
   (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); the pyramid tickets'
   pay (``leg.score.pyramid``); a partner's bonus (``partner.copy-best``); the same total paid
-  otherwise (``money.floor``);
+  whole where the reference's floor cut it short (``money.floor``);
 * final scoring (``finish_card_scored``): a card of the other pile first
   (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
-  amount paid otherwise (``money.floor``);
+  amount paid whole where the floor cut it short (``money.floor``);
 * anything else, and an event the adapter leaves out: the reference event's own clause.
 """
 
@@ -107,8 +107,8 @@ def _kind_of_difference(
             return "final.pile-sequence"
         if (mine.get("owner"), mine.get("camel")) != (other.get("owner"), other.get("camel")):
             return "final.pile-order"
-        if mine.get("amount") == other.get("amount") and mine.get("paid") != other.get("paid"):
-            return "money.floor"
+        if mine.get("amount") == other.get("amount") == other.get("paid") != mine.get("paid"):
+            return "money.floor"  # the whole loss taken
     if kind == "game_ended":
         for camel in ("winner_camel", "loser_camel"):
             if mine.get(camel) != other.get(camel):
@@ -170,8 +170,10 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
             return "leg.score.pyramid"
         if score.get("partner_bonus") != got.get("partner_bonus"):
             return "partner.copy-best"
-        if score.get("total") == got.get("total") and score.get("paid") != got.get("paid"):
-            return "money.floor"
+        if score.get("total") == got.get("total") != got.get("paid") != score.get("paid"):
+            return None  # floored otherwise (ticket by ticket, say): the netting rule
+        if score.get("total") == got.get("total") == got.get("paid") != score.get("paid"):
+            return "money.floor"  # the whole loss taken
         left_out = _left_out(score, got)
         if left_out is not None:
             return left_out
