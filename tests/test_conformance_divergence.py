@@ -121,10 +121,12 @@ def test_a_wrong_step_is_one_divergence_and_later_checks_are_not_compared(suite:
     assert (before.after, before.check, before.divergence) == (1, 1, False)
     assert found.divergence and found.after == 2 and found.check is None
     assert found.pointers == ("/players/0/money",)
-    assert found.clause == "tile.land.pay-owner"  # the reference's TilePaid event
+    # the adapter reports the reference's events, its one tile payment among them: the extra
+    # coin is none of theirs, but the action's own (a pyramid ticket pays nothing at once)
+    assert found.clause == "move.pyramid.take-ticket"
     assert "step 2 (take_pyramid_ticket player=1 roll=red 2)" in found.summary
     assert found.diff == (
-        "/players/0/money  [tile.land.pay-owner]",
+        "/players/0/money  [move.pyramid.take-ticket]",
         "  expected: 4",
         "  actual:   5",
     )
@@ -152,10 +154,11 @@ def test_a_case_of_one_step_is_judged_by_its_checks_alone(suite: Path) -> None:
     # the same bend in the game fails it at once, at a member no check of step 1 looks at
     game = results(suite, faux("overpay", GAME, 1))[GAME]
     assert game.diverged_at == 1 and game.mismatches[-1].pointers == ("/players/0/money",)
-    # no event of step 1 pays anyone: the member is put down to the seat's own action, but
-    # the divergence names the clause that the check failing at that step names for itself
+    # the adapter reports the reference's events (no payment): the coin is the seat's own
+    # action's doing, and that names the divergence; the folded check's clause is noted
     assert game.mismatches[-1].diff[0] == "/players/0/money  [tile.place.empty-space]"
-    assert game.mismatches[-1].clause == "turn.actions.second"
+    assert game.mismatches[-1].clause == "tile.place.empty-space"
+    assert game.mismatches[-1].diff[-1].endswith("the check names turn.actions.second")
     assert game.mismatches[:-1] == ()  # the legal actions of step 1 are folded into it
 
 

@@ -37,12 +37,9 @@ TOY_CLAUSES = {
     "crazy.select.top-of-other",  # ... and exception 2
     "tile.land.backward",  # a booing tile puts the unit on top
     "tile.land.crazy-reversed",  # ... a crazy-led unit too, on the tile's far side
-    "leg.score.net",  # no floor at zero at leg scoring
+    # no floor at zero, at leg scoring or final scoring: one cause, one clause, however many
+    # cards a seat lost on and whatever else it was paid in the same step
     "money.floor",
-    "final.wrong-costs",  # ... nor at final scoring
-    # ... where a loss cut short is followed by a payout: the payout is named, since netting the
-    # two would give the adapter's money too (reached now that a game goes on past the first)
-    "final.correct-pays",
 }
 
 ERRORS_ON_MOVE_TILE = """\

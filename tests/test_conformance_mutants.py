@@ -239,3 +239,30 @@ def test_a_module_loaded_under_a_patch_gets_the_real_rule_back() -> None:
         assert vars(late)["score_leg"] is real
     finally:
         del sys.modules[late.__name__]
+
+
+def test_a_mutant_of_a_derived_member_fails_cases_rather_than_erroring() -> None:
+    """The engine fills in derived members (``prime_derived``): a mutant that replaces one
+    must take the filling, or every case errors and no failure names its clause."""
+    suite = load_suite()
+    cases = [
+        suite.find("final.winners/tie-shared"),
+        suite.find("ruleset.players.first/two-players"),
+    ]
+    assert all(case is not None for case in cases)
+    with mutants.applied(CATALOGUE["final-tie-first-seat-wins"]):
+        report = run_cases([c for c in cases if c is not None], InProcessReference())
+    assert [r.verdict for r in report.results] == ["failed", "passed"]
+    assert report.results[0].mismatches[0].clause == "final.winners"
+
+
+def test_a_given_position_refused_alone_is_named_after_the_clause_the_refusal_cites() -> None:
+    """A second-edition case with a tile on space 2, refused by a mutant that thinks it may
+    not lie there: the rule at issue is the one the adapter applied, not the case's subject."""
+    case = load_suite().find("tile.land.crazy-reversed/cheering-on-two-stops-on-one")
+    assert case is not None
+    with mutants.applied(CATALOGUE["tile-not-on-space-two"]):
+        [result] = run_cases([case], InProcessReference()).results
+    [mismatch] = result.mismatches
+    assert mismatch.summary.startswith("the given position was refused: tile-space-one")
+    assert mismatch.clause == "tile.place.not-space-one"

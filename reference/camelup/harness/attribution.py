@@ -197,7 +197,8 @@ class Attribution:
     ``want``, ``got``: the reference's and the adapter's normalised states at the moment;
     ``from_setup``: whether the given position is a setup (else a state, which the adapter
     read wrongly); ``fallback``: the clause when nothing here decides (the case's, or the
-    action's).
+    action's); ``events_agree``: the adapter reported the step's events as the reference's, so
+    a seat's money that differs is none of their payments' doing.
     """
 
     def __init__(
@@ -211,8 +212,10 @@ class Attribution:
         edition: str,
         from_setup: bool,
         fallback: str,
+        events_agree: bool = False,
     ) -> None:
         self.moment = moment
+        self.events_agree = events_agree
         self.events = [e for e in events if isinstance(e, dict)]
         order = RACING_ORDER.get(edition, ())
         self.before: Any = normalise(before, (), order) if before is not None else None
@@ -268,9 +271,13 @@ class Attribution:
         ):
             return "bet.finish.pile-order", (touching[-1][0] if touching else self.late[0], 1)
         if len(tokens) >= 3 and tokens[0] == "players" and tokens[2] == "money" and touching:
-            index = self._payment(tokens[1], [i for i, _ in touching])
-            if self._unfloored(tokens[1], index):
-                return self._named(index, "money.floor")
+            if self.events_agree:  # every payment reported as the reference made it
+                return self.fallback, self.late
+            paying = [i for i, _ in touching]
+            cut_short = self._unfloored(tokens[1], paying)
+            if cut_short is not None:
+                return self._named(cut_short, "money.floor")
+            index = self._payment(tokens[1], paying)
             return self._named(index, dict(touching)[index])
         kinds = [e.get("type") for e in self.events]
         if (
@@ -405,18 +412,20 @@ class Attribution:
             return None
         return "leg.end.first" if self.edition == "first" else "leg.end.second"
 
-    def _unfloored(self, seat: str, index: int) -> bool:
-        """Whether the adapter took the seat's whole loss where the reference stopped at 0 (a
-        step of several payments, one cut short, is left to :meth:`_payment`: netting them
-        would give the same money)."""
-        gap = self._floor_gap(seat, index)
+    def _unfloored(self, seat: str, paying: Sequence[int]) -> int | None:
+        """The first of the payments to the seat that the floor cut short, when the adapter
+        took every such loss whole (its money is the reference's less what the floor spared:
+        one wrong rule, however many cards it touched), else None."""
+        gaps = [(index, self._floor_gap(seat, index)) for index in paying]
+        spared = sum(gap for _, gap in gaps)
         try:
-            start = int(self.before["players"][int(seat)]["money"])
-            got = int(self.got["players"][int(seat)]["money"]) - start
-            wanted = int(self.want["players"][int(seat)]["money"]) - start
+            got = int(self.got["players"][int(seat)]["money"])
+            wanted = int(self.want["players"][int(seat)]["money"])
         except (KeyError, IndexError, TypeError, ValueError):
-            return False
-        return gap != 0 and got == wanted + gap
+            return None
+        if spared == 0 or got != wanted + spared:
+            return None
+        return next(index for index, gap in gaps if gap)
 
     def _floor_gap(self, seat: str, index: int) -> int:
         """What the floor spared the seat in the payment at ``index``: what it owed less what

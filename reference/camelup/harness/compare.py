@@ -436,7 +436,10 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
         expected = [c for c in checks if isinstance(c, ErrorCheck) and c.after == 0]
         if not expected:
             summary = f"the given position was refused: {error_text(refused)}"
-            return [Mismatch(0, case.primary_clause, summary, error_message(refused), None)]
+            clause = cited_clause(refused) if clause_of_errors else None
+            return [
+                Mismatch(0, clause or case.primary_clause, summary, error_message(refused), None)
+            ]
         return [
             m
             for c in expected
@@ -500,6 +503,15 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
                 mismatches.append(found)
     mismatches.sort(key=lambda m: (m.after, -1 if m.check is None else m.check))
     return mismatches
+
+
+def cited_clause(error: Any) -> str | None:
+    """The clause a refusal cites, when it is one of the spec's: the rule the adapter applied
+    (the reference's is then not at issue: it accepts what is refused)."""
+    from camelup.spec.registry import load_registry
+
+    cited = error.get("clause") if isinstance(error, dict) else None
+    return cited if isinstance(cited, str) and cited in load_registry().clause_ids else None
 
 
 def error_message(error: Any) -> tuple[str, ...]:

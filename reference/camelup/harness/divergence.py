@@ -44,15 +44,18 @@ from camelup.harness.compare import (
     Mismatch,
     applicable,
     camel_order,
+    cited_clause,
     compact,
     describe_action,
     error_message,
     error_text,
     normalise,
 )
+from camelup.harness.event_cause import first_event_cause
 from camelup.harness.suite import Case
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
+from camelup.io.wire import facts
 
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
 MAX_POINTERS_SHOWN = 10
@@ -75,6 +78,9 @@ class FirstDivergence:
     error: Mapping[str, Any] | None = None  # that refusal's error
     explained: bool = True  # the clause is read from the reference's events (or a refusal's)
     explained_at: tuple[bool, ...] = ()  # per pointer: its clause is read from an event
+    # The first of the step's events the adapter reports otherwise (their number when it
+    # reports them all alike, and the position departs from them): the clause is read from it.
+    event: int | None = None
 
     def mismatch(self, case: Case) -> Mismatch:
         """The divergence as the one failure of its case."""
@@ -89,6 +95,12 @@ class FirstDivergence:
             summary = (
                 f"{moment}: first divergence from the reference: the adapter accepted it;"
                 f" the reference refuses it with {error_text(self.error)}"
+            )
+            diff = ()
+        elif not self.pointers:  # the same position, reached otherwise
+            summary = (
+                f"{moment}: first divergence from the reference: its events differ from"
+                f" event #{self.event}"
             )
             diff = ()
         else:
@@ -116,9 +128,17 @@ class FirstDivergence:
             divergence=True,
         )
 
+    @property
+    def events_only(self) -> bool:
+        """Whether only the step's events differ: the position came out the same."""
+        return self.event is not None and not self.pointers
+
     def clause_at(self, where: str) -> tuple[str, bool]:
         """The clause of the first differing member at, under or above the pointer ``where``,
-        and whether an event of the step explains it (else: the divergence's own)."""
+        and whether an event of the step explains it (else: the divergence's own); the
+        clause of the first event the adapter reports otherwise, when it did."""
+        if self.event is not None:
+            return self.clause, True
         for number, member in enumerate(self.pointers):
             if member == where or member.startswith(where + "/") or where.startswith(member + "/"):
                 explained = self.explained_at[number] if self.explained_at else self.explained
@@ -180,6 +200,12 @@ def judge(
         return Judged(())  # nothing to name, nothing to silence
     reference = reference_reply(case)
     found = first_divergence(case, reply, reference)
+    while (
+        found is not None and found.events_only and all(m.after != found.after for m in mismatches)
+    ):
+        # The same position reached by another account of the step: it names the checks that
+        # fail there, and fails no case by itself.
+        found = first_divergence(case, reply, reference, found.after + 1)
     if found is None:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS:
@@ -190,7 +216,9 @@ def judge(
     )
     own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
     folded = [m for m in mismatches if m.after == found.after and m.check in own]
-    if not found.explained or any(refines(m.clause, found.clause) for m in folded):
+    if found.event is None and (
+        not found.explained or any(refines(m.clause, found.clause) for m in folded)
+    ):
         found = with_checks_clauses(found, folded)
     mismatch = found.mismatch(case)
     named = [m.clause for m in folded if m.clause != found.clause]
@@ -209,7 +237,8 @@ def named_by_events(mismatch: Mismatch, found: FirstDivergence, case: Case) -> M
     clause, explained = found.clause, found.explained
     if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
         clause, explained = found.clause_at(mismatch.pointer)
-    if not explained or mismatch.clause == clause or refines(mismatch.clause, clause):
+    sibling = found.event is None and refines(mismatch.clause, clause)
+    if not explained or mismatch.clause == clause or sibling:
         return mismatch
     note = _naming_note(found.after, clause, mismatch.clause)
     return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
@@ -252,16 +281,18 @@ def with_checks_clauses(found: FirstDivergence, folded: Sequence[Mismatch]) -> F
 
 
 def first_divergence(
-    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any]
+    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any], since: int = 0
 ) -> FirstDivergence | None:
-    """The first moment where ``reply`` and the reference's reply to ``case`` differ (both
-    results of the protocol), or None when they agree at every moment or either refused the
-    given position."""
+    """The first moment (from ``since`` on) where ``reply`` and the reference's reply to
+    ``case`` differ (both results of the protocol), or None when they agree at every moment
+    or either refused the given position."""
     if "initial_error" in reply or "initial_error" in reference or "steps" not in reference:
         return None
     order = camel_order(case)
     mine, theirs = positions(reply), positions(reference)
     for moment, (got, want) in enumerate(zip(mine, theirs, strict=False)):
+        if moment < since:
+            continue
         got_state, got_error = got
         want_state, want_error = want
         if got_error is not None and want_error is not None:
@@ -276,15 +307,30 @@ def first_divergence(
         if want_error is not None:
             clause = want_error.get("clause") or case.primary_clause
             return FirstDivergence(moment, clause, refused="reference", error=want_error)
-        if got_state is want_state or got_state == want_state:
-            continue  # the common case, decided without normalising (a state has no booleans)
-        want_norm = normalise(want_state, (), order)
-        got_norm = normalise(got_state, (), order)
-        found = list(differences(want_norm, got_norm))
-        if not found:
-            continue
         before = theirs[moment - 1][0] if moment else None
         events = reference["steps"][moment - 1].get("events", []) if moment else []
+        reported = reply["steps"][moment - 1].get("events") if moment else None
+        # The adapter's own account of the step (capability events): its first departure from
+        # the reference's is the rule that went otherwise, whatever member it then shows in,
+        # and a divergence even when the position comes out the same.
+        cause = (
+            first_event_cause(events, reported, before, want_state)
+            if isinstance(reported, list)
+            else None
+        )
+        found: list[tuple[tuple[str, ...], Any, Any]] = []
+        if got_state is not want_state and got_state != want_state:  # else: no normalising
+            want_norm = normalise(want_state, (), order)
+            got_norm = normalise(got_state, (), order)
+            found = list(differences(want_norm, got_norm))
+        if cause is not None:
+            return _diverged(found, moment, cause.clause, cause.index)
+        if not found:
+            continue
+        # Events reported alike, a position otherwise: the adapter departs from its own account
+        # of the step, in what the action does beside the events (a coin paid at once, say).
+        agree = isinstance(reported, list)
+        action = case.steps[moment - 1].get("action", {}) if moment else {}
         attribution = Attribution(
             moment,
             events,
@@ -293,9 +339,12 @@ def first_divergence(
             got_norm,
             edition=case.edition,
             from_setup="setup" in case.given,
-            fallback=case.primary_clause,
+            fallback=facts().action_clause(action.get("type")) if agree else case.primary_clause,
+            events_agree=agree,
         )
         named = [attribution.clause_of(t) for t, _, _ in found]
+        if agree:
+            return _diverged(found, moment, attribution.best(named), len(events))
         return FirstDivergence(
             moment,
             attribution.best(named),
@@ -307,6 +356,23 @@ def first_divergence(
             explained_at=tuple(moment > 0 and attribution.explained([n]) for n in named),
         )
     return None
+
+
+def _diverged(
+    found: Sequence[tuple[Sequence[str], Any, Any]], moment: int, clause: str, event: int
+) -> FirstDivergence:
+    """The divergence at ``moment`` of the members ``found`` (perhaps none), all named
+    ``clause``, the rule of the step's event number ``event`` the adapter reports otherwise."""
+    return FirstDivergence(
+        moment,
+        clause,
+        tuple(pointer(*t) for t, _, _ in found),
+        tuple(clause for _ in found),
+        tuple(w for _, w, _ in found),
+        tuple(g for _, _, g in found),
+        explained_at=tuple(True for _ in found),
+        event=event,
+    )
 
 
 def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
@@ -321,15 +387,8 @@ def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
 
 
 def _refusal_clause(error: Mapping[str, Any], events: Sequence[Any], case: Case) -> str:
-    cited = error.get("clause")
-    known = isinstance(cited, str) and cited in _known_clauses()
-    return refusal_clause(cited, known, events, case.primary_clause)
-
-
-def _known_clauses() -> frozenset[str]:
-    from camelup.spec.registry import load_registry
-
-    return frozenset(load_registry().clause_ids)
+    cited = cited_clause(error)
+    return refusal_clause(cited, cited is not None, events, case.primary_clause)
 
 
 # ------------------------------------------------------------------------------ the reference

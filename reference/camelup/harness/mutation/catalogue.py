@@ -167,7 +167,11 @@ def _first_seat_wins(_: object) -> property:
         best = max(player.money for player in state.players)
         return GameResult((next(s for s, pl in enumerate(state.players) if pl.money == best),))
 
-    return property(result)
+    def filled(state: State, value: GameResult | None) -> None:
+        """The engine fills in the result it has worked out (``prime_derived``), only ever
+        None while the race goes on, which this one derives alike."""
+
+    return property(result, filled)
 
 
 _TILE_LANDS = 'put_on_top(track, unit, target)\n        placement, clause = "top"'

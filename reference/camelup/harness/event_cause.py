@@ -1,0 +1,222 @@
+"""The first reference event an adapter reports otherwise, and the rule behind the difference.
+
+A step's events are the reference's account of how it went, in order: the die, the unit it
+moved, the tile it landed on, the payment, the leg's scoring... When the adapter reports its own
+events (capability ``events``), the earliest of them that departs from the reference's is the
+first rule that went otherwise: everything after it (a camel that then lands elsewhere, a
+ranking, the money) is its consequence. The adapter's ``clause`` members are never read (it may
+have none); what differs within the event says which rule decided it:
+
+* a move (``unit_moved``, ``whirlwind_step``) of the same camels in another order: the carry
+  rule (``move.stack.carry``, ``crazy.carry`` for a crazy camel's unit); another mover where the
+  reference chose a crazy camel: that choice's rule; the die's unit put underneath:
+  ``move.unit.lands-on-top``; the die's unit stopped on a tile it should have passed over:
+  ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
+  the line: ``end.crossing.racing``; a move reported whole where the reference takes
+  whirlwind steps, and going elsewhere: the move's own rule;
+* leg scoring (``leg_scored``): another leader or second, the ranking rule that orders them
+  (:func:`ranking_clause`); a ticket's reward, the rule for its camel's place
+  (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); the pyramid tickets'
+  pay (``leg.score.pyramid``); a partner's bonus (``partner.copy-best``); the same total paid
+  whole where the reference's floor cut it short (``money.floor``);
+* final scoring (``finish_card_scored``): a card of the other pile first
+  (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
+  amount paid whole where the floor cut it short (``money.floor``);
+* anything else, and an event the adapter leaves out: the reference event's own clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from camelup.harness.compare import normalise, same
+
+_MOVES = ("unit_moved", "whirlwind_step")
+_LAST_SPACE = 16
+
+
+@attrs.frozen
+class EventCause:
+    """The place of the first reference event the adapter reports otherwise, and its rule."""
+
+    index: int
+    clause: str
+
+
+def first_event_cause(
+    ours: Sequence[Any], theirs: Sequence[Any], before: Any, after: Any
+) -> EventCause | None:
+    """The first of the reference's events ``ours`` that the adapter's ``theirs`` departs
+    from (``before``, ``after``: the reference's positions around the step), or None when
+    they agree."""
+    if ours == theirs:
+        return None  # the common case, decided without normalising
+    ours = [e for e in ours if isinstance(e, dict)]
+    for index, mine in enumerate(ours):
+        other = theirs[index] if index < len(theirs) else None
+        if isinstance(other, dict) and _fits(mine, other):
+            continue
+        if isinstance(other, dict) and other.get("type") != mine.get("type"):
+            index = _whole_move(ours, index, other)
+            mine = ours[index]
+        clause = str(mine.get("clause", ""))
+        if isinstance(other, dict) and other.get("type") == mine.get("type"):
+            clause = _kind_of_difference(ours, index, other, before, after) or clause
+        return EventCause(index, clause) if clause else None
+    return None
+
+
+def _whole_move(ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any]) -> int:
+    """Where the adapter reports a move (``other``) in place of the reference's whirlwind
+    steps: the reference's move as a whole, when the adapter's departs from it too (it went
+    elsewhere: the move's own rule, not the steps it then left out), else ``index``."""
+    if ours[index].get("type") != "whirlwind_step" or other.get("type") != "unit_moved":
+        return index
+    for later in range(index + 1, len(ours)):
+        if ours[later].get("type") == "unit_moved":
+            return index if _fits(ours[later], other) else later
+    return index
+
+
+def _fits(mine: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    return all(
+        key in other and same(normalise(value), normalise(other[key]))
+        for key, value in mine.items()
+        if key != "clause"
+    )
+
+
+def _kind_of_difference(
+    ours: Sequence[Mapping[str, Any]],
+    index: int,
+    other: Mapping[str, Any],
+    before: Any,
+    after: Any,
+) -> str | None:
+    mine = ours[index]
+    kind = mine.get("type")
+    if kind in _MOVES:
+        return _move_clause(ours, index, other, before)
+    if kind == "leg_scored":
+        return _leg_clause(mine, other, after)
+    if kind == "finish_card_scored":
+        if mine.get("pile") != other.get("pile"):
+            return "final.pile-sequence"
+        if (mine.get("owner"), mine.get("camel")) != (other.get("owner"), other.get("camel")):
+            return "final.pile-order"
+        if mine.get("amount") == other.get("amount") == other.get("paid") != mine.get("paid"):
+            return "money.floor"  # the whole loss taken
+    if kind == "game_ended":
+        for camel in ("winner_camel", "loser_camel"):
+            if mine.get(camel) != other.get(camel):
+                return ranking_clause(after, mine.get(camel), other.get(camel))
+    return None
+
+
+def _move_clause(
+    ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any], before: Any
+) -> str | None:
+    mine = ours[index]
+    unit, their_unit = list(mine.get("unit", [])), list(other.get("unit", []))
+    crazy = bool(unit) and str(unit[0]).startswith("crazy-")
+    die_move = index == next(i for i, e in enumerate(ours) if e.get("type") in _MOVES)
+    if unit != their_unit:
+        chosen = [e for e in ours[:index] if e.get("type") == "crazy_camel_chosen"]
+        if chosen and unit[:1] != their_unit[:1]:
+            return str(chosen[-1].get("clause"))  # another crazy camel moved
+        camels, their_camels = set(unit), set(their_unit)
+        if camels <= their_camels or their_camels <= camels:  # riders taken, left, reordered
+            return "crazy.carry" if crazy else "move.stack.carry"
+        return None
+    if mine.get("placement") != other.get("placement") and die_move:
+        return "move.unit.lands-on-top"
+    destination, theirs = mine.get("to_space"), other.get("to_space")
+    if die_move and not crazy and isinstance(destination, int) and isinstance(theirs, int):
+        origin = mine.get("from_space")
+        tiles = {t.get("space") for t in _tiles(before)}
+        if isinstance(origin, int) and origin < theirs < destination and theirs in tiles:
+            return "move.only-final-space"  # the unit stopped on a tile it passes over
+        crossed_elsewhere = theirs > _LAST_SPACE  # both crossed, put down otherwise
+        held_at_the_line = theirs == _LAST_SPACE < destination - 1  # not one pip short
+        if destination > _LAST_SPACE and (crossed_elsewhere or held_at_the_line):
+            return "end.crossing.racing"
+    return None
+
+
+def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -> str | None:
+    for place in ("leader", "second"):
+        if mine.get(place) != other.get(place):
+            return ranking_clause(after, mine.get(place), other.get(place))
+    theirs = {s.get("player"): s for s in other.get("scores", []) if isinstance(s, dict)}
+    for score in mine.get("scores", []):
+        got = theirs.get(score.get("player"))
+        if not isinstance(got, dict):
+            return None
+        rewards = [t.get("reward") for t in score.get("tickets", [])]
+        their_rewards = [t.get("reward") for t in got.get("tickets", []) if isinstance(t, dict)]
+        if rewards != their_rewards:
+            for ticket, reward in zip(score.get("tickets", []), their_rewards, strict=False):
+                if ticket.get("reward") != reward:
+                    camel = ticket.get("ticket", {}).get("camel")
+                    return {
+                        mine.get("leader"): "leg.score.leader",
+                        mine.get("second"): "leg.score.second",
+                    }.get(camel, "leg.score.others")
+            return None
+        if score.get("pyramid") != got.get("pyramid"):
+            return "leg.score.pyramid"
+        if score.get("partner_bonus") != got.get("partner_bonus"):
+            return "partner.copy-best"
+        if score.get("total") == got.get("total") != got.get("paid") != score.get("paid"):
+            return None  # floored otherwise (ticket by ticket, say): the netting rule
+        if score.get("total") == got.get("total") == got.get("paid") != score.get("paid"):
+            return "money.floor"  # the whole loss taken
+        left_out = _left_out(score, got)
+        if left_out is not None:
+            return left_out
+    return None
+
+
+def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
+    """The one part of a player's leg score (the same in both) whose omission from the sum
+    makes the adapter's total: the rule paying that part."""
+    total, their_total = score.get("total"), got.get("total")
+    if not isinstance(total, int) or not isinstance(their_total, int) or total == their_total:
+        return None
+    parts = [
+        ("leg.score.pyramid", score.get("pyramid")),
+        ("partner.copy-best", score.get("partner_bonus")),
+    ]
+    explaining = {clause for clause, part in parts if part == total - their_total}
+    return explaining.pop() if len(explaining) == 1 else None
+
+
+def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
+    """The ranking rule that puts the reference's camel ``ours`` where the adapter put
+    ``theirs``: a crazy camel ranked (``rank.ignore-crazy``), one past the line
+    (``rank.crossed-finish``), two on one space (``rank.stack``), else ``rank.space``."""
+    if str(theirs).startswith("crazy-"):
+        return "rank.ignore-crazy"
+    spaces = {
+        camel: int(space)
+        for space, stack in _track(position).items()
+        if space.lstrip("-").isdigit() and isinstance(stack, list)
+        for camel in stack
+    }
+    first, second = spaces.get(ours), spaces.get(theirs)
+    if any(s is not None and not 1 <= s <= _LAST_SPACE for s in (first, second)):
+        return "rank.crossed-finish"
+    return "rank.stack" if first == second else "rank.space"
+
+
+def _track(state: Any) -> dict[str, Any]:
+    track = state.get("track") if isinstance(state, dict) else None
+    return track if isinstance(track, dict) else {}
+
+
+def _tiles(state: Any) -> list[Mapping[str, Any]]:
+    tiles = state.get("tiles") if isinstance(state, dict) else None
+    return [t for t in tiles if isinstance(t, dict)] if isinstance(tiles, list) else []
