@@ -178,3 +178,18 @@ def test_a_setup_given_only_rolls_and_stacking_starts_at_seat_zero_with_no_crazy
     setup = Setup(first_setup().racing_rolls, first_setup().stacking)
     assert (setup.start_player, setup.crazy_rolls, setup.first_crazy) == (0, (), None)
     assert new_game(ruleset("first", 3), setup).to_move == 0
+
+
+@pytest.mark.clause("camels.crazy")
+def test_crazy_camel_inputs_in_a_first_edition_setup_are_refused_where_they_are() -> None:
+    # camels.crazy is a second-edition clause, so no first-edition conformance case may name it:
+    # the syntactic mutation run names this test for the mutants of this refusal.
+    rules, base = ruleset("first", 3), first_setup()
+    grey = (DieRoll(Die.GREY, 1, CW), DieRoll(Die.GREY, 3, CK))
+    for setup, pointer in [
+        (Setup(base.racing_rolls, base.stacking, 0, grey, None), "/crazy_rolls"),
+        (Setup(base.racing_rolls, base.stacking, 0, (), CW), "/first_crazy"),
+    ]:
+        with pytest.raises(InvalidSetup) as caught:
+            new_game(rules, setup)
+        assert (caught.value.clause, caught.value.pointer) == ("camels.crazy", pointer)

@@ -255,7 +255,8 @@ def main() -> int:
 
 
 def again(workspace: Path) -> int:
-    """Forget the results of the unlisted survivors of a kept run and run those mutants again."""
+    """Forget the results of the unlisted survivors (and timeouts) of a kept run and run those
+    mutants again."""
     session = workspace / "session.sqlite"
     for name in COPIED[1:]:  # the suite and the spec; the mutated sources stay as they were
         shutil.rmtree(workspace / name, ignore_errors=True)
@@ -270,7 +271,8 @@ def again(workspace: Path) -> int:
         survivors = [
             item.job_id
             for item, result in completed
-            if result.test_outcome is TestOutcome.SURVIVED
+            # A timeout on a busy machine may be a slow survivor: run again, with the new timeout.
+            if (result.test_outcome is TestOutcome.SURVIVED or result.output == "timeout")
             and not is_listed(keys[item.job_id], listed, lines)
             and kinds.of(item.mutations[0]) is None
         ]

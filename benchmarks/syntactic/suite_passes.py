@@ -36,6 +36,10 @@ UNIT_TESTS = {
     # the defaults of Setup: the setup schema requires every field, so no case can omit one
     "Setup": "tests/test_rules_setup.py"
     "::test_a_setup_given_only_rolls_and_stacking_starts_at_seat_zero_with_no_crazy_inputs",
+    # crazy-camel inputs refused in a first-edition setup: camels.crazy is a second-edition
+    # clause, so no first-edition case may name it
+    "camels.crazy": "tests/test_rules_setup.py"
+    "::test_crazy_camel_inputs_in_a_first_edition_setup_are_refused_where_they_are",
     # a move's landing (Moved.landing, .reached): read only where odds/exact.py shares moves
     # across tile layouts to value actions, which no message of the protocol carries
     "Moved.reached": "tests/test_odds.py::test_action_values_equal_the_enumeration_through_apply",
