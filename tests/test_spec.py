@@ -241,3 +241,14 @@ def test_spec_sync_writes_the_schemas_enums_from_the_model(tmp_path: Path) -> No
     assert sync_schema_enums(tmp_path) == [schema]
     assert schema.read_text("utf-8") == kept
     assert schema_enum_problems(tmp_path) == []
+
+
+def test_trace_in_a_fresh_process_finds_every_site_that_the_docs_find() -> None:
+    # `import camelup` loads its names on first use, so a process that imports nothing else
+    # must still see every rule's site: `spec trace` is CI's gate, and it once passed only in
+    # processes where other tests had loaded the rules first.
+    from commands import run_camelup
+
+    done = run_camelup("spec", "trace", cwd=REPO)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "0 problem(s)" in done.stdout

@@ -180,8 +180,7 @@ class CoverageRow:
 
 def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
     """Clause x hand-written cases x implementation sites, in spec order."""
-    import camelup.play.engine  # noqa: F401  (imports every rules module, which registers the sites)
-    from camelup.model.trace import sites
+    from camelup.play.sites import engine_sites
 
     registry = load_registry()
     by_clause: dict[str, list[str]] = {}
@@ -199,7 +198,7 @@ def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
             else:
                 by_default.setdefault(case.primary_clause, []).append(ref)
     site_names: dict[str, list[str]] = {}
-    for site in sites():
+    for site in engine_sites():
         site_names.setdefault(site.clause, []).append(
             f"{Path(site.file).name}:{site.line} {site.qualname}"
         )

@@ -26,14 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(options: TraceOptions) -> int:
-    import camelup.play.engine  # noqa: F401  (imports every rules module, which registers the sites)
-    from camelup.model.trace import sites
+    from camelup.play.sites import engine_sites
     from camelup.spec.registry import load_registry
 
     registry = load_registry()
     by_clause: dict[str, list[str]] = {}
     problems: list[str] = []
-    for site in sites():
+    for site in engine_sites():
         where = f"{Path(site.file).name}:{site.line} {site.qualname}"
         by_clause.setdefault(site.clause, []).append(where)
         if site.clause not in registry.clause_ids:
