@@ -14,9 +14,7 @@ byte for byte.
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,24 +26,14 @@ from camelup.harness.compare import describe_action
 from camelup.harness.suite import Case, load_suite
 from camelup.io.resources import conformance_directory, spec_directory
 from camelup.model.errors import CamelUpError
-from camelup.model.trace import Site, sites
+from camelup.model.trace import Site
+from camelup.play.sites import engine_sites
 from camelup.spec.registry import Clause, Registry, Ruling, Variant, load_registry
 from camelup.tools.render import Frame, replay, state_svg, step_svgs
 from camelup.tools.render.board import status_line, step_words
 
 # The folders of docs/ that this module writes in full (and may therefore empty first).
 GENERATED_FOLDERS = ("rulings", "spec")
-
-# Modules left out when collecting implementation sites: they implement no rule and import
-# what the library does not need (Hypothesis), or sit above this layer.
-_NOT_RULES = (
-    "camelup.testing.strategies",
-    "camelup.testing.plugin",  # the pytest plugin: imports pytest
-    "camelup.cli",
-    "camelup.__main__",
-    "camelup.adapter",  # an entry point: importing it serves the protocol
-    "camelup.tools.docs",
-)
 
 _FIELDS = (
     ("question", "Question"),
@@ -97,12 +85,9 @@ def cites(case: Case, ruling: Ruling) -> bool:
 
 
 def implementation_sites() -> dict[str, tuple[Site, ...]]:
-    """Clause ID -> the sites implementing it, after importing every rule-bearing module."""
-    for module in pkgutil.walk_packages(camelup.__path__, "camelup."):
-        if not module.name.startswith(_NOT_RULES):
-            importlib.import_module(module.name)
+    """Clause ID -> the sites implementing it, every rule-bearing module imported first."""
     found: dict[str, set[Site]] = {}
-    for site in sites():
+    for site in engine_sites():
         found.setdefault(site.clause, set()).add(site)
     return {
         clause: tuple(sorted(group, key=lambda s: (s.module, s.qualname)))
