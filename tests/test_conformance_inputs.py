@@ -8,6 +8,7 @@ problem on stderr, never a traceback or an exception name in place of a verdict.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import xml.dom.minidom
@@ -51,6 +52,45 @@ def first_file() -> dict[str, Any]:
 def one_line(err: str) -> str:
     assert err.count("\n") == 1, err
     return err.strip()
+
+
+# ---------------------------------------------------------------- the loaded files, reused
+
+
+def test_a_case_file_is_judged_once_and_read_anew_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """load_suite keeps what it made of a file while the file's bytes stay the same: a change
+    that keeps the size and the time stamp is still seen, and so is a new working directory
+    (the file names it shows are relative to it)."""
+    root = write_suite(tmp_path / "suite")
+    bad = root / "cases" / "bad.json"
+    monkeypatch.chdir(tmp_path)
+    first = suite.load_suite(root)
+    assert not first.problems and {c.file for c in first.cases} == {
+        "suite/cases/good.json",
+        "suite/cases/bad.json",
+    }
+
+    def judged_again(*args: Any) -> None:
+        raise AssertionError("an unchanged file was judged again")
+
+    with monkeypatch.context() as judging:
+        judging.setattr(suite, "_case", judged_again)
+        assert suite.load_suite(root) == first
+
+    before = bad.stat()
+    text = bad.read_text("utf-8")
+    assert text.count('"first"') > 1
+    bad.write_text(text.replace('"first"', '"third"', 1), "utf-8")  # the same size
+    os.utime(bad, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert bad.stat().st_size == before.st_size
+    changed = suite.load_suite(root)
+    assert [p.file for p in changed.problems] == ["suite/cases/bad.json"]
+    assert "/ruleset/edition" in changed.problems[0].pointer
+
+    monkeypatch.chdir(root)
+    assert {c.file for c in suite.load_suite(root).cases} == {"cases/good.json", "cases/bad.json"}
 
 
 # ------------------------------------------------------------------- badly typed case members

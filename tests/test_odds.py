@@ -53,6 +53,7 @@ from camelup.odds.exact import (
 )
 from camelup.rules import crazy, movement, whirlwind
 from camelup.tools.render.odds_text import action_label, leg_table
+from commands import run_cli
 from helpers import build, ruleset
 
 F = Fraction
@@ -401,7 +402,7 @@ def test_monte_carlo_agrees_with_the_exact_odds_when_the_race_ends_in_the_leg(
     assert race_estimates(state, 500, seed=3) == race_estimates(state, 500, seed=3)
 
 
-def test_monte_carlo_in_two_processes_counts_every_race() -> None:
+def test_monte_carlo_in_two_processes_counts_every_race(capsys: pytest.CaptureFixture[str]) -> None:
     state = _fresh("second")
     estimates = race_estimates(state, 300, seed=1, jobs=2)
     assert sum(estimates.winner_counts.values()) == sum(estimates.loser_counts.values()) == 300
@@ -410,27 +411,29 @@ def test_monte_carlo_in_two_processes_counts_every_race() -> None:
 # --- the command line ----------------------------------------------------------------------
 
 
-def _camelup(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "camelup", *args], capture_output=True, text=True, check=False
-    )
+def _camelup(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``camelup ARGS...`` in this process (what is tested is the output, not the process)."""
+    code, out, err = run_cli(capsys, *args)
+    return subprocess.CompletedProcess(["camelup", *args], code, out, err)
 
 
-def test_cli_json_gives_exact_fractions(tmp_path: Path) -> None:
+def test_cli_json_gives_exact_fractions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = one_die_left()
     path = tmp_path / "state.json"
     path.write_text(dumps(state))
-    done = _camelup("odds", str(path), "--json")
+    done = _camelup(capsys, "odds", str(path), "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["places"]["blue"] == ["0/1", "0/1", "0/1", "2/3", "1/3"]
     assert out["race_end"] == "0/1"
     assert out["sequences"] == 3
-    table = _camelup("odds", str(path))
+    table = _camelup(capsys, "odds", str(path))
     assert table.returncode == 0 and "leg ticket" in table.stdout
 
 
-def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(tmp_path: Path) -> None:
+def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     state = build(
         ruleset("first"),
         {5: "B", 6: "G", 9: "O", 10: "Y", 11: "W"},
@@ -439,7 +442,7 @@ def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(tmp_path:
     )
     path = tmp_path / "state.json"
     path.write_text(dumps(state))
-    lines = _camelup("odds", str(path)).stdout.splitlines()
+    lines = _camelup(capsys, "odds", str(path)).stdout.splitlines()
     tickets = next(i for i, line in enumerate(lines) if line.startswith("(leg odds and tickets in"))
     tiles = lines.index(f"tile actions for seat {state.to_move}, as they come:")
     assert any("leg ticket" in line for line in lines[:tickets])
@@ -448,38 +451,42 @@ def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(tmp_path:
     expected = [v for v in action_values(state) if type(v.action) is PlaceTile]
     assert len(placed) == len(expected) > 0
     assert lines[-1].startswith("(all in ") and lines[-1].endswith(" s)")
-    short = _camelup("odds", str(path), "--no-tiles").stdout
+    short = _camelup(capsys, "odds", str(path), "--no-tiles").stdout
     assert "leg ticket" in short and "place tile" not in short
-    compact = json.loads(_camelup("odds", str(path), "--json", "--no-tiles").stdout)
+    compact = json.loads(_camelup(capsys, "odds", str(path), "--json", "--no-tiles").stdout)
     assert compact["actions"] and all("tile" not in a["action"]["type"] for a in compact["actions"])
 
 
-def test_cli_bad_state_is_one_line_with_a_pointer_and_exit_3(tmp_path: Path) -> None:
+def test_cli_bad_state_is_one_line_with_a_pointer_and_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "state.json"
     document = json.loads(dumps(_fresh("first")))
     document["to_move"] = 99
     path.write_text(json.dumps(document))
-    done = _camelup("odds", str(path))
+    done = _camelup(capsys, "odds", str(path))
     assert done.returncode == 3
     assert len(done.stderr.strip().splitlines()) == 1
     assert "#/to_move" in done.stderr
 
 
-def test_cli_finished_game_exit_2(tmp_path: Path) -> None:
+def test_cli_finished_game_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = build(ruleset("first"), {16: "B G O Y W"})
     over = apply(state, TakePyramidTicket(0, DieRoll(Die.BLUE, 1))).state
     path = tmp_path / "over.json"
     path.write_text(dumps(over))
-    done = _camelup("odds", str(path))
+    done = _camelup(capsys, "odds", str(path))
     assert done.returncode == 2
     assert "game is over" in done.stderr
 
 
-def test_cli_race_count_out_of_bounds_is_a_usage_error_at_once(tmp_path: Path) -> None:
+def test_cli_race_count_out_of_bounds_is_a_usage_error_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "state.json"
     path.write_text(dumps(_fresh("first")))
     for races in ("0", "1000000000000"):
-        done = _camelup("odds", str(path), "--no-tiles", "--race", races)
+        done = _camelup(capsys, "odds", str(path), "--no-tiles", "--race", races)
         assert done.returncode == 2
         assert done.stderr == "camelup odds: --race N needs 1 <= N <= 100,000,000\n"
 
@@ -560,9 +567,11 @@ def test_an_odds_check_needs_a_given_state_and_after_0() -> None:
         parse_case({**raw, "expect": [{"after": 0, "odds": {"race_end": "0.5"}}]}, "odds", "f.json")
 
 
-def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice() -> None:
+def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     toy = f"{sys.executable} {REPO / 'docs' / 'toy_adapter.py'} --odds"
-    done = _camelup("conformance", "run", "--adapter", toy, "--format", "jsonl")
+    done = _camelup(capsys, "conformance", "run", "--adapter", toy, "--format", "jsonl")
     assert done.returncode == 1, done.stderr
     results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     cases = [r for r in results if "id" in r and "verdict" in r]
@@ -572,17 +581,19 @@ def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice() -> None
     assert ran and all("/odds-" in case_id for case_id in ran)
 
 
-def test_cli_takes_a_position_from_the_suite() -> None:
-    done = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--json")
+def test_cli_takes_a_position_from_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
+    done = _camelup(capsys, "odds", "--case", "tile.land.backward/odds-one-die-mirage", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sequences"] == 3
-    later = _camelup("odds", "--case", "tile.land.backward/odds-one-die-mirage", "--after", "1")
+    later = _camelup(
+        capsys, "odds", "--case", "tile.land.backward/odds-one-die-mirage", "--after", "1"
+    )
     assert later.returncode == 2 and "has steps 0 to 0" in later.stderr  # as render says
-    missing = _camelup("odds", "--case", "no.such/case")
+    missing = _camelup(capsys, "odds", "--case", "no.such/case")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
 
 
-def test_cli_after_k_steps_of_a_case_is_that_position() -> None:
+def test_cli_after_k_steps_of_a_case_is_that_position(capsys: pytest.CaptureFixture[str]) -> None:
     from camelup.harness.adapter import run_case
     from camelup.harness.suite import load_suite
     from camelup.io.codec import state_from_json
@@ -591,6 +602,6 @@ def test_cli_after_k_steps_of_a_case_is_that_position() -> None:
     assert case is not None and case.steps
     reply = run_case(case.wire())
     state = state_from_json(reply["steps"][0]["state"])
-    done = _camelup("odds", "--case", case.id, "--after", "1", "--json")
+    done = _camelup(capsys, "odds", "--case", case.id, "--after", "1", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sequences"] == leg_odds(state).sequences

@@ -12,6 +12,7 @@ refused. The deeper checks (the clause registry, the reference passing every cas
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -19,9 +20,11 @@ from typing import Any, Literal
 import attrs
 
 from camelup.harness.nesting import depth_message, too_deep
+from camelup.io.gate import InputRefused, read_path
 from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
+    parse_json,
     pointer,
     printable,
     read_json_file,
@@ -315,17 +318,42 @@ def read_json(path: Path, **options: Any) -> tuple[Any, Problem | None]:
         return None, Problem(display_path(path), error.pointer, error.message)
 
 
+# Case files read against the bundled schemas, by (name shown, digest of the bytes): a file is
+# parsed and judged once per process however many commands or tests load the suite (a load of
+# the whole suite costs a second), and a changed file, whatever its time stamp, is read anew.
+_LOADED: dict[tuple[str, bytes], tuple[tuple[Case, ...], tuple[Problem, ...]]] = {}
+_LOADED_FILES = 512  # far more than the suite has: a bound, not a policy
+
+
 def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case], list[Problem]]:
     """The well-formed cases of one file and the problems of the others."""
     name = display_path(path)
     gate = gate or bundled()
+    try:
+        data = read_path(path)
+    except InputRefused as refused:
+        return [], [Problem(name, "", str(refused))]
+    if gate is not bundled():  # a suite's own schemas, read afresh by each load: no reuse
+        return _case_file(data, name, gate)
+    key = (name, hashlib.blake2b(data, digest_size=16).digest())
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        cases, problems = _case_file(data, name, gate)
+        loaded = _LOADED[key] = (tuple(cases), tuple(problems))
+        if len(_LOADED) > _LOADED_FILES:
+            del _LOADED[next(iter(_LOADED))]
+    return list(loaded[0]), list(loaded[1])
+
+
+def _case_file(data: bytes, name: str, gate: Schemas) -> tuple[list[Case], list[Problem]]:
     # A lone surrogate, and a case nested too deeply, are refused case by case, below: the
     # other cases of the file stay usable.
-    data, problem = read_json(path, allow_surrogates=True)
-    if problem is not None:
-        return [], [problem]
-    raw_cases = data.get("cases") if isinstance(data, dict) else None
-    envelope = {**data, "cases": []} if isinstance(raw_cases, list) else data
+    try:
+        document = parse_json(data, allow_surrogates=True)
+    except JSONInputError as error:
+        return [], [Problem(name, error.pointer, error.message)]
+    raw_cases = document.get("cases") if isinstance(document, dict) else None
+    envelope = {**document, "cases": []} if isinstance(raw_cases, list) else document
     found = lone_surrogate(envelope)
     if found is not None:
         return [], [Problem(name, found[0], surrogate_message(found[1]))]
@@ -341,7 +369,7 @@ def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case],
             problems.append(Problem(name, pointer("cases", index) + deep, depth_message()))
             continue
         try:
-            cases.append(_case(raw, data["area"], name, index, gate))
+            cases.append(_case(raw, document["area"], name, index, gate))
         except _Defect as defect:
             problems.append(Problem(name, pointer("cases", index) + defect.pointer, defect.message))
     return cases, problems
