@@ -23,7 +23,6 @@ import attrs
 import pytest
 
 from browser import CHROMIUM, CHROMIUM_ARGS, need_browser, no_browser, site_only
-from camelup.harness.suite import load_suite
 from camelup.io.codec import to_json
 from camelup.model.actions import TakePyramidTicket
 from camelup.play.engine import apply, legal_actions
@@ -78,7 +77,7 @@ class Session:
 def _sandbox_inputs() -> tuple[str, dict[str, Any], list[str], dict[str, Any]]:
     """A pasted state (RUL-04's case's position), a grey die face from it, the clauses of the
     events the engine gives for it here, and an illegal action."""
-    case = next(c for c in load_suite().cases if c.id == "end.crossing.crazy/lone-crazy-ends-race")
+    case = _case("end.crossing.crazy/lone-crazy-ends-race")
     state = initial_state(case.ruleset, case.given)
     grey = next(
         action
