@@ -45,6 +45,7 @@ import pytest
 import yaml
 
 from camelup.harness.expectations import parse_expectations
+from commands import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
@@ -242,7 +243,9 @@ def test_expectations_examples_load() -> None:
         assert loaded.entries, block.label
 
 
-def test_the_command_line_synopsis_matches_the_help() -> None:
+def test_the_command_line_synopsis_matches_the_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     (synopsis,) = [b for b in blocks("text") if b.body.startswith("camelup conformance run")]
     verbs: dict[tuple[str, ...], list[str]] = {}
     current: tuple[str, ...] = ()
@@ -253,15 +256,11 @@ def test_the_command_line_synopsis_matches_the_help() -> None:
             verbs[current] = []
         verbs[current] += re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", line)
     assert len(verbs) >= 10
+    monkeypatch.setenv("COLUMNS", "200")  # argparse wraps its help to the terminal's width
     for verb, options in verbs.items():
-        result = subprocess.run(
-            [str(Path(sys.executable).parent / "camelup"), *verb[1:], "--help"],
-            capture_output=True,
-            text=True,
-            env=dict(os.environ, COLUMNS="200"),
-        )
-        assert result.returncode == 0, (verb, result.stderr)
-        missing = [o for o in options if o not in result.stdout]
+        code, out, err = run_cli(capsys, *verb[1:], "--help")  # in-process: the help's text
+        assert code == 0, (verb, err)
+        missing = [o for o in options if o not in out]
         assert missing == [], f"{' '.join(verb)}: the synopsis names {missing}, --help does not"
 
 
