@@ -29,6 +29,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+def artifact_folder(factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests keep their screenshots: the folder that ``CAMELUP_ARTIFACTS``
+    names (.ci/run names the checkout's artifacts/, which CI keeps), else one of this run's
+    temporary folders: a test run writes nothing into the checkout unasked."""
+    named = os.environ.get("CAMELUP_ARTIFACTS")
+    folder = Path(named) if named else factory.getbasetemp() / "artifacts"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def no_browser(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"CI needs the browser test, but {reason}", pytrace=False)
