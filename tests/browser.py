@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def artifact_folder(factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests keep their screenshots: the folder that ``CAMELUP_ARTIFACTS``
+    names (.ci/run names the checkout's artifacts/, which CI keeps), else one of this run's
+    temporary folders: a test run writes nothing into the checkout unasked."""
+    named = os.environ.get("CAMELUP_ARTIFACTS")
+    folder = Path(named) if named else factory.getbasetemp() / "artifacts"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def no_browser(reason: str) -> None:
@@ -73,4 +84,7 @@ async def site_only(target: Any, base: str, note: Callable[[str], None]) -> None
         note(route.request.url)
         await route.abort()
 
-    await target.route(lambda url: not url.startswith((base, "data:")), refuse)
+    # A pattern, not a Python predicate: Playwright then intercepts only the requests that
+    # match it, in the browser, instead of sending every request of the site to this process.
+    elsewhere = re.compile(f"^(?!{re.escape(base)}|data:)")
+    await target.route(elsewhere, refuse)

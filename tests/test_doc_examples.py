@@ -45,6 +45,7 @@ import pytest
 import yaml
 
 from camelup.harness.expectations import parse_expectations
+from commands import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
@@ -117,7 +118,9 @@ def test_every_block_names_a_checked_language() -> None:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """The environment of a user's CI job after the README's ``pip install camelup``: a fresh
-    venv first on PATH, camelup installed into it from a wheel of this checkout."""
+    venv first on PATH, camelup installed into it from a wheel of this checkout. The venv's
+    ``pip`` is this interpreter's pip run on the venv (``pip --python``, pip's own way to serve
+    an environment without it): seeding the venv with a copy of pip took 9 s of CPU."""
     root = tmp_path_factory.mktemp("user")
     wheels = root / "wheels"
     subprocess.run(
@@ -126,9 +129,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
         capture_output=True,
         timeout=300,
     )
-    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    pip = venv / "bin" / "pip"
+    pip.write_text(
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m pip"
+        f' --python {shlex.quote(str(venv / "bin" / "python"))} "$@"\n',
+        "utf-8",
+    )
+    pip.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env["PATH"] = f"{root / 'venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["PIP_FIND_LINKS"] = f"{wheels} {env.get('PIP_FIND_LINKS', '')}".strip()
     env["NO_COLOR"] = "1"
     install = [c for b in blocks("bash") for c in b.commands() if c.startswith("pip install")]
@@ -224,7 +235,10 @@ def test_test_suite_commands_name_real_tests(block: Block) -> None:
     for command in block.commands():
         if not venv_python.exists():  # tests run from another environment: use its python
             command = command.replace(".venv/bin/python", shlex.quote(sys.executable))
-        output = _run(f"{command} --collect-only -q", REPO, env, timeout=600)
+        # --assert=plain: collecting needs no rewritten asserts, and rewriting every test
+        # module and hypothesis was most of the run's CPU; no cache is written in the checkout.
+        collect = "--collect-only -q --assert=plain -p no:cacheprovider"
+        output = _run(f"{command} {collect}", REPO, env, timeout=600)
         assert _status(output) == 0, output[-3000:]
         # -q twice (pyproject's addopts and this one): a count per test file
         counts = re.findall(r"^tests/test_\w+\.py: (\d+)$", output, re.M)
@@ -239,7 +253,9 @@ def test_expectations_examples_load() -> None:
         assert loaded.entries, block.label
 
 
-def test_the_command_line_synopsis_matches_the_help() -> None:
+def test_the_command_line_synopsis_matches_the_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     (synopsis,) = [b for b in blocks("text") if b.body.startswith("camelup conformance run")]
     verbs: dict[tuple[str, ...], list[str]] = {}
     current: tuple[str, ...] = ()
@@ -250,15 +266,11 @@ def test_the_command_line_synopsis_matches_the_help() -> None:
             verbs[current] = []
         verbs[current] += re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", line)
     assert len(verbs) >= 10
+    monkeypatch.setenv("COLUMNS", "200")  # argparse wraps its help to the terminal's width
     for verb, options in verbs.items():
-        result = subprocess.run(
-            [str(Path(sys.executable).parent / "camelup"), *verb[1:], "--help"],
-            capture_output=True,
-            text=True,
-            env=dict(os.environ, COLUMNS="200"),
-        )
-        assert result.returncode == 0, (verb, result.stderr)
-        missing = [o for o in options if o not in result.stdout]
+        code, out, err = run_cli(capsys, *verb[1:], "--help")  # in-process: the help's text
+        assert code == 0, (verb, err)
+        missing = [o for o in options if o not in out]
         assert missing == [], f"{' '.join(verb)}: the synopsis names {missing}, --help does not"
 
 

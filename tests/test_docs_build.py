@@ -329,13 +329,15 @@ def test_the_docs_verbs_refuse_what_they_cannot_do(tmp_path: Path) -> None:
     assert (tmp_path / "notes.txt").read_text("utf-8") == "mine"
 
 
-def test_every_search_entry_leads_to_a_page_and_anchor_of_the_site(tmp_path: Path) -> None:
-    build_site(REPO, tmp_path / "site")
-    script = (tmp_path / "site" / "assets" / "search-index.js").read_text("utf-8")
+def test_every_search_entry_leads_to_a_page_and_anchor_of_the_site(
+    site: tuple[str, Path],
+) -> None:
+    _, out = site  # the session's build of this checkout (conftest.py), not a second one
+    script = (out / "assets" / "search-index.js").read_text("utf-8")
     entries = json.loads(script.removeprefix("window.camelupSearchIndex = ").rstrip(";\n"))
     registry = load_registry()
     assert {e["id"] for e in entries} >= registry.clause_ids | {r.id for r in registry.rulings}
     for entry in entries:
         path, _, anchor = entry["href"].partition("#")
-        page = (tmp_path / "site" / path).read_text("utf-8")
+        page = (out / path).read_text("utf-8")
         assert not anchor or f'id="{anchor}"' in page, entry

@@ -9,6 +9,7 @@ jsonschema, jsonschema-rs or markdown-it), which a subprocess without site-packa
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -29,8 +30,14 @@ REPO = Path(__file__).resolve().parent.parent
 RULINGS = REPO / "docs" / "rulings"
 
 
+@functools.cache
+def _suite_cases() -> dict[str, Case]:
+    """The suite's cases by ID, read once for the module (each reading takes a second or two)."""
+    return {case.id: case for case in load_suite().cases}
+
+
 def _case(case_id: str) -> Case:
-    return next(case for case in load_suite().cases if case.id == case_id)
+    return _suite_cases()[case_id]
 
 
 def _case_text(case: Case) -> str:

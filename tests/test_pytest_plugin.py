@@ -8,6 +8,7 @@ test runs the whole suite; the others select a few cases.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import camelup.harness
 from camelup.harness import load_suite
 from camelup.harness.protocol import Reply
 from camelup.testing.adapter import InProcessAdapter, answer
@@ -30,6 +32,16 @@ TOY_CLASS = "toy_adapter:ToyAdapter"
 TOY_EXPECTATIONS = str(DOCS / "toy_expectations.toml")
 PASSED_BY_TOY = "dice.grey-faces/no-four"  # a case the toy gets right
 FAILED_BY_TOY = "tile.land.crazy-reversed/booing-clockwise-underneath"  # one it gets wrong
+
+
+_suite_read_once = functools.cache(load_suite)
+
+
+@pytest.fixture(autouse=True)
+def _inner_sessions_share_one_reading_of_the_suite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each inner session's plugin reads the bundled suite (1-2 s of CPU): here, in one process,
+    they get the one reading of the same files (a Suite is frozen), as the tests here do."""
+    monkeypatch.setattr(camelup.harness, "load_suite", _suite_read_once)
 
 
 @pytest.fixture
@@ -139,7 +151,7 @@ def selected(pytester: pytest.Pytester, *argv: str) -> set[str]:
 
 
 def test_k_and_m_select_by_case_id_and_by_clause(inner: pytest.Pytester) -> None:
-    cases = load_suite().cases
+    cases = _suite_read_once().cases
     assert selected(inner, "-k", FAILED_BY_TOY) == {f"camelup::{FAILED_BY_TOY}"}
     clause = "tile.land.crazy-reversed"
     citing = {
@@ -162,6 +174,7 @@ def test_xdist_gives_the_same_outcomes(inner: pytest.Pytester) -> None:
         f"--camelup-expectations={TOY_EXPECTATIONS}",
         "-k",
         "tile.land.crazy-reversed or dice.grey-faces",
+        "--assert=plain",  # the workers need no rewritten asserts: the cases raise their own
     )
     serial = outcomes(inner.inline_run(*argv))
     parallel = outcomes(inner.inline_run(*argv, "-n", "2"))
@@ -233,7 +246,7 @@ def test_the_served_reference_class_passes_the_suite(capsys: pytest.CaptureFixtu
     served = f"{PYTHON} -m camelup.testing.serve reference_class:ReferenceAdapter"
     code, out, err = run_cli(capsys, "conformance", "run", "--adapter", served)
     assert code == 0, out[-3000:] + err
-    cases = len(load_suite().cases)
+    cases = len(_suite_read_once().cases)
     assert cases > 700
     assert out.splitlines()[-1] == f"{cases} passed, 0 failed, 0 errored, 0 skipped"
 
@@ -248,7 +261,7 @@ def _faux_classes_importable(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_reply_that_is_not_json_is_errored_in_process_as_when_served() -> None:
     from reference_class import NotJsonAdapter, RaisingAdapter
 
-    case = load_suite().cases[0].wire()
+    case = _suite_read_once().cases[0].wire()
     body = answer(NotJsonAdapter(), case)
     assert body["errored"]["message"].startswith("the reply is not JSON: ")
     raised = answer(RaisingAdapter(), case)["errored"]["message"]
@@ -261,7 +274,7 @@ def test_a_reply_that_is_not_json_is_errored_in_process_as_when_served() -> None
 
 
 def test_serve_answers_every_line_and_names_a_bad_class_in_one_line() -> None:
-    case = load_suite().cases[0].wire()
+    case = _suite_read_once().cases[0].wire()
     lines = [
         {"cmd": "hello", "protocol": 1},
         "not json",

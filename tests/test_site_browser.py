@@ -5,7 +5,7 @@ on 127.0.0.1. Every page is loaded: none may log a console error or fail to load
 every diagram must render with a non-zero size, every link must lead to a page or file that
 exists and every ``#anchor`` to an element of that page; the search must find a clause by its ID,
 every ruling by a word of its question, and work from the keyboard alone. A screenshot of one
-ruling page is kept in ``artifacts/ruling-page.png``.
+ruling page is kept in ``artifacts/ruling-page.png`` (see ``browser.artifact_folder``).
 
 Without a browser the test fails in CI (``CI`` set) and is skipped, with the reason, elsewhere.
 """
@@ -24,11 +24,9 @@ from xml.etree import ElementTree
 import attrs
 import pytest
 
-from browser import CHROMIUM, CHROMIUM_ARGS, need_browser, site_only
+from browser import CHROMIUM, CHROMIUM_ARGS, artifact_folder, need_browser, site_only
 from camelup.spec.registry import load_registry
 
-REPO = Path(__file__).resolve().parent.parent
-ARTIFACTS = REPO / "artifacts"
 RULING_PAGE = "docs/rulings/RUL-04.html"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -40,6 +38,7 @@ PHONE_PAGES = ("RUL-04", "RUL-25", "RUL-49")
 class Visit:
     """What the browser saw: per page its element IDs, links, images; the problems logged."""
 
+    artifacts: Path  # where the screenshots go
     ids: dict[str, set[str]] = attrs.Factory(dict)
     # (page, absolute URL, as written, title)
     links: list[tuple[str, str, str, str]] = attrs.Factory(list)
@@ -172,8 +171,7 @@ async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
     page = await browser.new_page(viewport=DESKTOP)
     await _site_only(page, base, visit)
     await page.goto(base + RULING_PAGE, wait_until="load")
-    ARTIFACTS.mkdir(exist_ok=True)
-    visit.screenshot = ARTIFACTS / "ruling-page.png"
+    visit.screenshot = visit.artifacts / "ruling-page.png"
     await page.screenshot(path=str(visit.screenshot), full_page=True)
     await page.close()
     phone = await browser.new_page(viewport=PHONE)
@@ -182,7 +180,7 @@ async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
         await phone.goto(f"{base}docs/rulings/{ruling}.html", wait_until="load")
         diagram = phone.locator("img[src$='-after.svg']").first
         await diagram.scroll_into_view_if_needed()
-        shot = ARTIFACTS / f"phone-{ruling}.png"
+        shot = visit.artifacts / f"phone-{ruling}.png"
         await phone.screenshot(path=str(shot))
         box = await diagram.evaluate(
             "i => ({natural: i.naturalWidth, width: i.getBoundingClientRect().width})"
@@ -192,10 +190,10 @@ async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
     await phone.close()
 
 
-async def _browse(base: str, pages: list[str]) -> Visit:
+async def _browse(base: str, pages: list[str], artifacts: Path) -> Visit:
     from playwright.async_api import async_playwright
 
-    visit = Visit()
+    visit = Visit(artifacts)
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -208,11 +206,11 @@ async def _browse(base: str, pages: list[str]) -> Visit:
 
 
 @pytest.fixture(scope="module")
-def visit(site: tuple[str, Path]) -> Visit:
+def visit(site: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Visit:
     need_browser()
     base, out = site
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
-    return asyncio.run(_browse(base, pages))
+    return asyncio.run(_browse(base, pages, artifact_folder(tmp_path_factory)))
 
 
 def test_every_page_loads_without_console_errors(site: tuple[str, Path], visit: Visit) -> None:

@@ -7,7 +7,8 @@ face, and must list the events with the clauses that the engine (run here, in CP
 for the same action; an illegal action shows its refusal's code and clause. Every request that
 would leave the site is refused and noted: none may be tried. One ruling page starts as a site
 built without Node.js does, without the engine's memory snapshot. The time from opening each page
-to a live board ready is printed (and kept in ``artifacts/live-boards.txt``), not asserted:
+to a live board ready is printed (and kept in ``artifacts/live-boards.txt``, see
+``browser.artifact_folder``), not asserted:
 speed belongs to benchmarks.
 """
 
@@ -22,8 +23,14 @@ from typing import Any
 import attrs
 import pytest
 
-from browser import CHROMIUM, CHROMIUM_ARGS, need_browser, no_browser, site_only
-from camelup.harness.suite import load_suite
+from browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    artifact_folder,
+    need_browser,
+    no_browser,
+    site_only,
+)
 from camelup.io.codec import to_json
 from camelup.model.actions import TakePyramidTicket
 from camelup.play.engine import apply, legal_actions
@@ -31,8 +38,6 @@ from camelup.tools.live import case_position
 from camelup.tools.render.replay import initial_state
 from test_live import _case, _case_text
 
-REPO = Path(__file__).resolve().parent.parent
-ARTIFACTS = REPO / "artifacts"
 RULINGS = ("RUL-04", "RUL-11", "RUL-19", "RUL-48")  # RUL-48: the whirlwind
 BOOTED = "RUL-19"  # started without the snapshot, as a site built without Node.js starts
 READY = 180_000  # ms a page may take to start the engine on a loaded two-core machine
@@ -65,6 +70,7 @@ _EVENTS = """holder => ({
 
 @attrs.define
 class Session:
+    artifacts: Path  # where the screenshots and the times go
     ready_ms: dict[str, int] = attrs.Factory(dict)
     boards: dict[str, dict[str, Any]] = attrs.Factory(dict)
     sandbox: dict[str, Any] = attrs.Factory(dict)
@@ -78,7 +84,7 @@ class Session:
 def _sandbox_inputs() -> tuple[str, dict[str, Any], list[str], dict[str, Any]]:
     """A pasted state (RUL-04's case's position), a grey die face from it, the clauses of the
     events the engine gives for it here, and an illegal action."""
-    case = next(c for c in load_suite().cases if c.id == "end.crossing.crazy/lone-crazy-ends-race")
+    case = _case("end.crossing.crazy/lone-crazy-ends-race")
     state = initial_state(case.ruleset, case.given)
     grey = next(
         action
@@ -113,7 +119,7 @@ async def _ruling(page: Any, base: str, ruling: str, session: Session) -> None:
         await page.click("#live [data-live-next]")
     session.boards[ruling] = await page.eval_on_selector("#live", _SAME_BOARDS)
     if ruling == RULINGS[0]:
-        await page.locator("#live").screenshot(path=str(ARTIFACTS / f"live-{ruling}.png"))
+        await page.locator("#live").screenshot(path=str(session.artifacts / f"live-{ruling}.png"))
 
 
 async def _sandbox(page: Any, base: str, session: Session) -> None:
@@ -127,7 +133,7 @@ async def _sandbox(page: Any, base: str, session: Session) -> None:
     await page.wait_for_selector("#sandbox-result .live-event")
     session.sandbox = await page.eval_on_selector("#sandbox-result", _EVENTS)
     session.sandbox["action"] = json.loads(await page.input_value("#sandbox-action"))
-    await page.screenshot(path=str(ARTIFACTS / "sandbox.png"), full_page=True)
+    await page.screenshot(path=str(session.artifacts / "sandbox.png"), full_page=True)
     await page.fill("#sandbox-action", json.dumps(illegal))
     await page.click("#sandbox-apply")
     await page.wait_for_selector("#sandbox-result .live-refusal")
@@ -142,11 +148,10 @@ async def _sandbox(page: Any, base: str, session: Session) -> None:
     session.picked_options = await page.locator("#sandbox-roll option").count()
 
 
-async def _browse(base: str) -> Session:
+async def _browse(base: str, artifacts: Path) -> Session:
     from playwright.async_api import async_playwright
 
-    session = Session()
-    ARTIFACTS.mkdir(exist_ok=True)
+    session = Session(artifacts)
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -167,18 +172,18 @@ async def _browse(base: str) -> Session:
 
 
 @pytest.fixture(scope="module")
-def session(site: tuple[str, Path]) -> Session:
+def session(site: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Session:
     need_browser()
     base, out = site
     if not (out / "assets" / "pyodide" / "pyodide.mjs").is_file():
         no_browser("the site was built without Pyodide (npm install --prefix .ci/node pyodide)")
-    return asyncio.run(_browse(base))
+    return asyncio.run(_browse(base, artifact_folder(tmp_path_factory)))
 
 
 @pytest.fixture(scope="module")
 def times(session: Session) -> dict[str, int]:
     lines = [f"{page}: {ms} ms from opening the page" for page, ms in session.ready_ms.items()]
-    (ARTIFACTS / "live-boards.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    (session.artifacts / "live-boards.txt").write_text("\n".join(lines) + "\n", "utf-8")
     return session.ready_ms
 
 

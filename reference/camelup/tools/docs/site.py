@@ -401,14 +401,20 @@ class NotASiteFolder(Exception):
     """The output folder holds something other than an earlier build: it is left alone."""
 
 
-def _empty_folder(out: Path) -> None:
-    """Make ``out`` an empty folder; only an earlier build of the site may be deleted."""
+def _refuse_foreign(out: Path) -> None:
+    """Raise :class:`NotASiteFolder` unless ``out`` is missing, empty or an earlier build."""
     if out.is_dir() and any(out.iterdir()):
         if not (out / _ASSETS / "search.js").is_file():
             raise NotASiteFolder(f"{out} is not empty and holds no earlier build of the site")
-        shutil.rmtree(out)
     elif out.exists() and not out.is_dir():
         raise NotASiteFolder(f"{out} is not a folder")
+
+
+def _empty_folder(out: Path) -> None:
+    """Make ``out`` an empty folder; only an earlier build of the site may be deleted."""
+    _refuse_foreign(out)
+    if out.is_dir() and any(out.iterdir()):
+        shutil.rmtree(out)
     make_folder(out)
 
 
@@ -418,6 +424,7 @@ def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
     below ``root``, :data:`PYODIDE_FOLDER`); without it the live boards are left out. Raises
     :class:`BrokenLinks` when a link leads nowhere and :class:`NotASiteFolder` when ``out``
     holds anything but an earlier build."""
+    _refuse_foreign(out)  # before the pages are made: a refusal costs nothing
     pyodide = pyodide or root / PYODIDE_FOLDER
     engine = (pyodide / PYODIDE_FILES[0]).is_file()
     pending = _roots(root)
