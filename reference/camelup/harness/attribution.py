@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from camelup.harness.compare import RACING_ORDER, compact, normalise, same
+from camelup.harness.event_cause import carry_clause, die_move_index
 
 MISSING: Any = object()  # the value of a member one side lacks
 Tokens = tuple[str, ...]
@@ -111,6 +112,7 @@ CLAUSES_NAMED = frozenset(
         "move.unit.lands-on-top",
         "end.crossing.racing",
         "crazy.carry",
+        "crazy.move.counterclockwise",
         "leg.end.first",
         "leg.end.second",
         "end.final-leg-scoring",
@@ -225,12 +227,7 @@ class Attribution:
         self.from_setup = from_setup
         self.fallback = fallback
         self.late: Rank = (len(self.events) + 1, 0)  # a clause no event of the step names
-        moves = [
-            i
-            for i, e in enumerate(self.events)
-            if e.get("type") in ("unit_moved", "whirlwind_step")
-        ]
-        self.die_move = moves[0] if moves else None  # the move the die made, before any tile's
+        self.die_move = die_move_index(self.events)  # the move the die made, before any tile's
         self.diagnosed: set[str] = set()  # the clauses named by a kind of difference recognised
         self.leg_end = self._leg_end_missed()
 
@@ -335,8 +332,8 @@ class Attribution:
             unit = [str(c) for c in move.get("unit", [])]
             want, got = _stack(self.want, space), _stack(self.got, space)
             if unit and sorted(want) == sorted(got) and want[-len(unit) :] == unit:
-                if got[-len(unit) :] == unit[::-1]:
-                    return self._named(die, "crazy.carry" if crazy else "move.stack.carry")
+                if got[-len(unit) :] == unit[::-1]:  # the order every unit keeps
+                    return self._named(die, "move.stack.carry")
                 if got[: len(unit)] == unit:
                     return self._named(die, "move.unit.lands-on-top")
         return self._named(*touching[-1])
@@ -368,7 +365,8 @@ class Attribution:
             return self._named(chosen[-1], None, decides_unit=True)  # another crazy camel
         if mover not in left:
             return self._named(die, None, decides_unit=True)  # the mover did not go
-        return self._named(die, "crazy.carry" if crazy else "move.stack.carry", True)
+        above = start[start.index(mover) + 1 :] if mover in start else []
+        return self._named(die, carry_clause(crazy, [c for c in above if c not in left]), True)
 
     def _other_crazy_camel(self) -> int | None:
         """The reference's choice of crazy camel (its event's place in the step) when the
