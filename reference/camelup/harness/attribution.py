@@ -515,3 +515,33 @@ def refusal_clause(cited: Any, known: bool, events: Sequence[Any], fallback: str
         if isinstance(event, dict) and isinstance(event.get("clause"), str):
             return str(event["clause"])
     return fallback
+
+
+def refused_with(position: Any, action: Mapping[str, Any]) -> str:
+    """The clause the reference refuses ``action`` with at ``position`` (a state, JSON), or the
+    rule of the action's kind when it accepts it: computed with any mutant's patch lifted."""
+    from camelup.harness.unpatched import unpatched
+    from camelup.io.codec import action_from_json, state_from_json
+    from camelup.io.wire import facts
+    from camelup.model.errors import CamelUpError
+    from camelup.play.engine import apply
+
+    try:
+        with unpatched():
+            apply(state_from_json(position), action_from_json(action))
+    except CamelUpError as error:
+        return error.clause or facts().action_clause(action.get("type"))
+    return facts().action_clause(action.get("type"))
+
+
+def legal_actions_clause(
+    position: Any, extra: Sequence[Mapping[str, Any]], missing: Sequence[Mapping[str, Any]]
+) -> str:
+    """The rule behind legal actions listed otherwise at ``position`` (the reference's state):
+    the clause the reference refuses the first action listed beyond its own with, else the rule
+    of the first legal action left out."""
+    from camelup.io.wire import facts
+
+    if extra:
+        return refused_with(position, extra[0])
+    return facts().action_clause(missing[0].get("type") if missing else None)
