@@ -96,3 +96,16 @@ def test_a_legal_action_listed_beyond_the_references_is_named_after_its_refusal(
     assert named.diff[-1].endswith(f"the check names {case.primary_clause}")
     left_out = named_by_refusal(case, attrs.evolve(listed, actual=list(check.actions[1:])))
     assert left_out.clause != case.primary_clause  # the rule of the action left out
+
+
+def test_a_setup_read_otherwise_is_named_after_the_setup_rule_of_the_member(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """camelcalc stacks the camels of a start space in its own colour order: a case with no
+    step, about the track's sixteen spaces, names the setup's stacking rule."""
+    [found] = mismatches(capsys, CAMELCALC, "track.spaces/sixteen-spaces")
+    assert found["clause"] == "setup.stack-order"
+    assert found["diff"][-1] == (
+        "named after the setup rule of what differs (setup.stack-order); the check names"
+        " track.spaces"
+    )

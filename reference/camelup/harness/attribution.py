@@ -247,7 +247,10 @@ class Attribution:
     def clause_of(self, tokens: Tokens) -> tuple[str, Rank]:
         """The clause behind the member at ``tokens``, and its rank."""
         if self.moment == 0:
-            return self._setup_clause(tokens), (0, 0)
+            clause = self._setup_clause(tokens)
+            if self.from_setup and clause != self.fallback and self._setup_decides(tokens):
+                self.diagnosed.add(clause)
+            return clause, (0, 0)
         if tokens == ("leg",) and self.leg_end is not None:
             return self.leg_end, (-1, 0)  # one side ended the leg, the other did not
         if tokens == ("leg",):
@@ -463,6 +466,16 @@ class Attribution:
             return _SETUP_SEAT.get(tokens[2], self.fallback)
         return _SETUP.get(head, self.fallback)
 
+    def _setup_decides(self, tokens: Tokens) -> bool:
+        """Whether the setup rule named for the member at ``tokens`` is the diagnosis: the
+        adapter set up the game's own parts otherwise (a seat's money, the camels' places),
+        not other parts (other seats, other camels), which the rule set's clauses decide."""
+        if tokens[:1] == ("players",):
+            return len(tokens) >= 3  # a seat's member, not the number of seats
+        if tokens[:1] == ("track",):
+            return _camels(self.want) == _camels(self.got)
+        return True
+
     def _setup_track_clause(self, space: str) -> str:
         want = _stack(self.want, space)
         got = _stack(self.got, space)
@@ -496,6 +509,11 @@ def _track(state: Any) -> dict[str, Any]:
 def _stack(state: Any, space: str) -> list[str]:
     stack = _track(state).get(space, [])
     return [c for c in stack if isinstance(c, str)] if isinstance(stack, list) else []
+
+
+def _camels(state: Any) -> list[str]:
+    """Every camel on the track, sorted."""
+    return sorted(c for stack in _track(state).values() if isinstance(stack, list) for c in stack)
 
 
 def _space_of(state: Any, camel: str) -> str | None:

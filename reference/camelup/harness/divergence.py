@@ -197,7 +197,8 @@ def judge(
     """
     if capabilities != SOLVER and "initial_error" not in reply:
         mismatches = [named_by_refusal(case, m) for m in mismatches]
-    if not case.steps or capabilities == SOLVER or "initial_error" in reply:
+    from_setup = "setup" in case.given  # its given position is the reference's to judge
+    if (not case.steps and not from_setup) or capabilities == SOLVER or "initial_error" in reply:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS and not mismatches:
         return Judged(())  # nothing to name, nothing to silence
@@ -296,9 +297,13 @@ def refines(check_clause: str, event_clause: str) -> bool:
 
 
 def _naming_note(moment: int, clause: str, check_clause: str) -> str:
-    where = "the given position" if moment == 0 else f"step {moment}"
+    if moment == 0:  # a setup: the rule that decides the member that differs
+        return (
+            f"named after the setup rule of what differs ({clause}); the check names {check_clause}"
+        )
     return (
-        f"named after the reference's events at {where} ({clause}); the check names {check_clause}"
+        f"named after the reference's events at step {moment} ({clause});"
+        f" the check names {check_clause}"
     )
 
 
@@ -395,8 +400,8 @@ def first_divergence(
             tuple(clause for clause, _ in named),
             tuple(w for _, w, _ in found),
             tuple(g for _, _, g in found),
-            explained=moment > 0 and attribution.explained(named),
-            explained_at=tuple(moment > 0 and attribution.explained([n]) for n in named),
+            explained=attribution.explained(named),
+            explained_at=tuple(attribution.explained([n]) for n in named),
         )
     return None
 
