@@ -55,7 +55,6 @@ def test_a_move_reported_otherwise_names_the_rule_of_what_differs(
     ("theirs", "clause"),
     [
         (scored(total=1, paid=1), "leg.score.pyramid"),  # the pyramid's 2 left out of the sum
-        (scored(total=2, paid=2), "leg.score.net"),  # no one part explains it
         (scored(pyramid=1, total=2, paid=2), "leg.score.net"),  # held otherwise: no pay rule
         (
             scored(tickets=[{"ticket": {"camel": "green", "value": 5}, "reward": 0}]),
@@ -206,3 +205,53 @@ def test_other_tickets_scored_name_what_decides_the_tickets_held(
         [*before_scoring, scored()], [*before_scoring, theirs], BEFORE, BEFORE
     )
     assert found is not None and found.clause == clause
+
+
+PUSHED = MOVE | {"from_space": 3, "to_space": 4, "clause": "tile.land.forward"}
+
+
+@pytest.mark.parametrize(
+    ("push", "theirs", "clause"),
+    [
+        (PUSHED | {"unit": ["blue", "crazy-white"]}, {"to_space": 2}, "tile.land.crazy-reversed"),
+        (PUSHED, {"placement": "underneath"}, "tile.land.forward"),
+        (PUSHED | {"to_space": 2, "placement": "underneath", "clause": "tile.land.crazy-reversed"},
+         {"placement": "top"}, "tile.land.backward"),
+    ],
+)  # fmt: skip
+def test_a_tiles_push_reported_otherwise(
+    push: dict[str, Any], theirs: dict[str, Any], clause: str
+) -> None:
+    found = first_event_cause([DIE, MOVE, push], [DIE, MOVE, push | theirs], BEFORE, BEFORE)
+    assert found is not None and found.clause == clause
+
+
+def test_a_push_held_on_the_track_names_the_rule_of_the_crossing() -> None:
+    push = PUSHED | {"from_space": 16, "to_space": 17}
+    ended = {"type": "race_ended", "unit": ["blue"], "clause": "tile.land.off-track"}
+    ours, theirs = [DIE, MOVE, push, ended], [DIE, MOVE, push | {"to_space": 16}]
+    found = first_event_cause(ours, theirs, BEFORE, BEFORE)
+    assert found is not None and found.clause == "tile.land.off-track"
+
+
+@pytest.mark.parametrize(
+    ("destination", "theirs", "clause"),
+    [
+        (0, 15, "crazy.no-wrap"),  # wrapped round where the reference crosses
+        (-1, 1, "crazy.no-wrap"),  # held on 1, two pips short
+        (0, 1, "crazy.move.counterclockwise"),  # one pip short: the count, not the line
+        (15, 0, "crazy.wrap"),  # crossed where the reference wraps round (the variant)
+    ],
+)
+def test_a_crazy_move_past_space_one_reported_otherwise(
+    destination: int, theirs: int, clause: str
+) -> None:
+    move = MOVE | {"unit": ["crazy-white"], "from_space": 2, "to_space": destination,
+                   "clause": "crazy.move.counterclockwise"}  # fmt: skip
+    found = first_event_cause([DIE, move], [DIE, move | {"to_space": theirs}], BEFORE, BEFORE)
+    assert found is not None and found.clause == clause
+
+
+def test_a_total_beyond_the_reported_parts_is_the_pyramids_pay() -> None:
+    found = first_event_cause([scored()], [scored(total=2, paid=2)], BEFORE, BEFORE)
+    assert found is not None and found.clause == "leg.score.pyramid"  # 2 tickets paid 1

@@ -17,7 +17,9 @@ have none); what differs within the event says which rule decided it:
   differ first): that choice's rule; the die's unit put underneath:
   ``move.unit.lands-on-top``; the die's unit stopped on a tile it should have passed over:
   ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
-  the line: ``end.crossing.racing``; a move reported whole where the reference takes
+  the line: ``end.crossing.racing``; a crazy-led unit wrapped round or held on 1 where the
+  reference crosses the line (``crazy.no-wrap``), or the reverse (``crazy.wrap``); a tile's push
+  reported otherwise (:func:`_push_clause`); a move reported whole where the reference takes
   whirlwind steps, and going elsewhere: the move's own rule (the die's move is its
   ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
 * leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg
@@ -25,8 +27,8 @@ have none); what differs within the event says which rule decided it:
   ranking rule that orders them (:func:`ranking_clause`); a ticket's reward, the rule for its
   camel's place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a
   partner's bonus (``partner.copy-best``); the same total paid whole where the reference's
-  floor cut it short (``money.floor``); a total short of one part (``leg.score.pyramid``,
-  ``partner.copy-best``);
+  floor cut it short (``money.floor``); a total that is not the reported parts, pyramid
+  tickets at 1 each (``leg.score.pyramid``), or short of one part (``partner.copy-best``);
 * final scoring (``finish_card_scored``): a card of the other pile first
   (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
   amount paid whole where the floor cut it short (``money.floor``);
@@ -45,6 +47,7 @@ import attrs
 from camelup.harness.compare import compact, normalise, same
 
 _MOVES = ("unit_moved", "whirlwind_step")
+_FIRST_SPACE = 1
 _LAST_SPACE = 16
 
 
@@ -173,19 +176,78 @@ def _move_clause(
         if camels <= their_camels or their_camels <= camels:  # riders taken or left
             return carry_clause(crazy, camels - their_camels)
         return None
-    if mine.get("placement") != other.get("placement") and die_move:
+    if not die_move:  # a tile's push
+        return _push_clause(ours, index, other)
+    if mine.get("placement") != other.get("placement"):
         return "move.unit.lands-on-top"
-    destination, theirs = mine.get("to_space"), other.get("to_space")
-    if die_move and not crazy and isinstance(destination, int) and isinstance(theirs, int):
-        origin = mine.get("from_space")
-        tiles = {t.get("space") for t in _tiles(before)}
-        if isinstance(origin, int) and origin < theirs < destination and theirs in tiles:
-            return "move.only-final-space"  # the unit stopped on a tile it passes over
-        crossed_elsewhere = theirs > _LAST_SPACE  # both crossed, put down otherwise
-        held_at_the_line = theirs == _LAST_SPACE < destination - 1  # not one pip short
-        if destination > _LAST_SPACE and (crossed_elsewhere or held_at_the_line):
-            return "end.crossing.racing"
+    spaces = _spaces(mine, other)
+    if spaces is None:
+        return None
+    origin, destination, theirs = spaces
+    if crazy:
+        return _crazy_crossing_clause(origin, destination, theirs)
+    tiles = {t.get("space") for t in _tiles(before)}
+    if origin < theirs < destination and theirs in tiles:
+        return "move.only-final-space"  # the unit stopped on a tile it passes over
+    crossed_elsewhere = theirs > _LAST_SPACE  # both crossed, put down otherwise
+    held_at_the_line = theirs == _LAST_SPACE < destination - 1  # not one pip short
+    if destination > _LAST_SPACE and (crossed_elsewhere or held_at_the_line):
+        return "end.crossing.racing"
     return None
+
+
+def _crazy_crossing_clause(origin: int, destination: int, theirs: int) -> str | None:
+    """A crazy-led unit's move past space 1 put down otherwise: wrapped round to the far end
+    or held on 1 (more than one pip short) where the reference crosses the line
+    (``crazy.no-wrap``); crossing or held on 1 where the reference wraps it round
+    (``crazy.wrap``, a variant's)."""
+    if destination < _FIRST_SPACE and (theirs > origin or theirs == _FIRST_SPACE > destination + 1):
+        return "crazy.no-wrap"
+    if destination > origin and theirs <= _FIRST_SPACE:  # the reference wrapped it round
+        return "crazy.wrap"
+    return None
+
+
+def _push_clause(
+    ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any]
+) -> str | None:
+    """A tile's push of the same unit reported otherwise: the other way for a unit with a crazy
+    camel in it (``tile.land.crazy-reversed``, which says which way is forward); held on the
+    track where the reference's push crosses the line (the rule of that crossing); on top
+    where the reference puts it underneath, or the reverse (the tile side's rule)."""
+    mine = ours[index]
+    spaces = _spaces(mine, other)
+    if spaces is not None:
+        origin, destination, theirs = spaces
+        way, their_way = _sign(destination - origin), _sign(theirs - origin)
+        crazy = any(str(camel).startswith("crazy-") for camel in mine.get("unit", []))
+        if crazy and way == -their_way != 0:
+            return "tile.land.crazy-reversed"
+        crossing = next((e for e in ours[index + 1 :] if e.get("type") == "race_ended"), None)
+        on_track = range(_FIRST_SPACE, _LAST_SPACE + 1)
+        if crossing is not None and destination not in on_track and theirs in on_track:
+            return str(crossing.get("clause")) or None
+    if mine.get("placement") != other.get("placement"):
+        underneath = mine.get("placement") == "underneath"
+        return "tile.land.backward" if underneath else "tile.land.forward"
+    return None
+
+
+def _spaces(mine: Mapping[str, Any], other: Mapping[str, Any]) -> tuple[int, int, int] | None:
+    """A move's origin, the reference's destination and the adapter's (None: one is no
+    space)."""
+    origin, destination, theirs = (
+        mine.get("from_space"),
+        mine.get("to_space"),
+        other.get("to_space"),
+    )
+    if isinstance(origin, int) and isinstance(destination, int) and isinstance(theirs, int):
+        return origin, destination, theirs
+    return None
+
+
+def _sign(number: int) -> int:
+    return (number > 0) - (number < 0)
 
 
 def carry_clause(crazy: bool, dropped: Iterable[Any]) -> str:
@@ -264,6 +326,8 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
             return None
         if score.get("partner_bonus") != got.get("partner_bonus"):
             return "partner.copy-best"
+        if _pyramid_pay(got) not in (None, got.get("pyramid")):
+            return "leg.score.pyramid"  # the same tickets and bonus: the rest is the pyramid's
         if score.get("total") == got.get("total") != got.get("paid") != score.get("paid"):
             return None  # floored otherwise (ticket by ticket, say): the netting rule
         if score.get("total") == got.get("total") == got.get("paid") != score.get("paid"):
@@ -272,6 +336,18 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
         if left_out is not None:
             return left_out
     return None
+
+
+def _pyramid_pay(score: Mapping[str, Any]) -> int | None:
+    """What a player's pyramid tickets added to the leg total the adapter reports: the total
+    less its tickets' rewards and its partner bonus (each reported on its own), for a player
+    holding pyramid tickets (else None)."""
+    rewards = [t.get("reward") for t in score.get("tickets", []) if isinstance(t, dict)]
+    parts = [score.get("total"), score.get("partner_bonus", 0), *rewards]
+    numbers = [n for n in parts if isinstance(n, int)]
+    if len(numbers) < len(parts) or not score.get("pyramid"):
+        return None
+    return numbers[0] - sum(numbers[1:])
 
 
 def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
