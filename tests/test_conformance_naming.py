@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from camelup.harness.divergence import refines
@@ -69,3 +70,42 @@ def test_a_checks_clause_refines_a_sibling_of_the_events_clause() -> None:
     assert refines("leg.score.second", "leg.score.net")
     assert not refines("move.stack.carry", "move.racing.clockwise")
     assert not refines("turn.order", "money")
+
+
+def test_a_legal_action_listed_beyond_the_references_is_named_after_its_refusal() -> None:
+    """A legal-actions check naming no clause of its own stands for its case's subject; the
+    adapter listing a finish card of a colour the seat already used is named after the rule by
+    which the reference refuses it, as the fuzzer names it."""
+    from camelup.harness.compare import Mismatch
+    from camelup.harness.divergence import named_by_refusal
+    from camelup.harness.suite import LegalActionsCheck, load_suite
+
+    [case] = [c for c in load_suite().cases if c.id == "turn.actions.first/small-legal-set"]
+    [check] = [c for c in case.checks if isinstance(c, LegalActionsCheck)]
+    assert check.clause is None
+    state = case.given["state"]
+    used = state["players"][0]["finish_cards"]
+    spent = next(c for c in ("blue", "green", "orange", "yellow", "white") if c not in used)
+    extra = {"type": "place_finish_card", "player": 0, "camel": spent, "pile": "loser"}
+    listed = Mismatch(
+        check.after, case.clause_of(check), "", (), check.index, None, None,
+        [*check.actions, extra],
+    )  # fmt: skip
+    named = named_by_refusal(case, listed)
+    assert named.clause == "bet.finish.one-per-colour"
+    assert named.diff[-1].endswith(f"the check names {case.primary_clause}")
+    left_out = named_by_refusal(case, attrs.evolve(listed, actual=list(check.actions[1:])))
+    assert left_out.clause != case.primary_clause  # the rule of the action left out
+
+
+def test_a_setup_read_otherwise_is_named_after_the_setup_rule_of_the_member(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """camelcalc stacks the camels of a start space in its own colour order: a case with no
+    step, about the track's sixteen spaces, names the setup's stacking rule."""
+    [found] = mismatches(capsys, CAMELCALC, "track.spaces/sixteen-spaces")
+    assert found["clause"] == "setup.stack-order"
+    assert found["diff"][-1] == (
+        "named after the setup rule of what differs (setup.stack-order); the check names"
+        " track.spaces"
+    )

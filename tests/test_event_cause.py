@@ -55,8 +55,7 @@ def test_a_move_reported_otherwise_names_the_rule_of_what_differs(
     ("theirs", "clause"),
     [
         (scored(total=1, paid=1), "leg.score.pyramid"),  # the pyramid's 2 left out of the sum
-        (scored(total=2, paid=2), "leg.score.net"),  # no one part explains it
-        (scored(pyramid=1, total=2, paid=2), "leg.score.pyramid"),
+        (scored(pyramid=1, total=2, paid=2), "leg.score.net"),  # held otherwise: no pay rule
         (
             scored(tickets=[{"ticket": {"camel": "green", "value": 5}, "reward": 0}]),
             "leg.score.second",
@@ -126,3 +125,133 @@ def test_a_move_reported_whole_in_place_of_whirlwind_steps() -> None:
     steps_left_out = first_event_cause([DIE, step, move], [DIE, move], BEFORE, BEFORE)
     assert elsewhere is not None and elsewhere.clause == "move.racing.clockwise"
     assert steps_left_out is not None and steps_left_out.clause == "whirlwind.leave-eight"
+
+
+CHOSEN = {"type": "crazy_camel_chosen", "camel": "crazy-white", "clause": "crazy.select.colour"}
+CRAZY = MOVE | {"unit": ["crazy-white", "red"], "from_space": 9, "to_space": 7}
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "clause"),
+    [
+        # the same camels in another order: no other crazy camel chosen, the order every unit keeps
+        ([CHOSEN, CRAZY], [CHOSEN, CRAZY | {"unit": ["red", "crazy-white"]}], "move.stack.carry"),
+        ([CHOSEN, CRAZY], [CHOSEN, CRAZY | {"unit": ["crazy-white"]}], "crazy.carry"),
+        # the camel below the chosen one taken along: the chosen one did move
+        (
+            [CHOSEN, CRAZY],
+            [CHOSEN, CRAZY | {"unit": ["crazy-black", "crazy-white", "red"]}],
+            "move.stack.carry",
+        ),
+        ([CHOSEN, CRAZY], [CHOSEN, CRAZY | {"unit": ["crazy-black"]}], "crazy.select.colour"),
+        # a racing camel that leaves only its crazy rider behind
+        (
+            [DIE, MOVE | {"unit": ["blue", "crazy-black"]}],
+            [DIE, MOVE | {"unit": ["blue"]}],
+            "crazy.move.counterclockwise",
+        ),
+    ],
+)
+def test_a_unit_moved_with_other_camels(
+    ours: list[dict[str, Any]], theirs: list[dict[str, Any]], clause: str
+) -> None:
+    found = first_event_cause(ours, theirs, BEFORE, BEFORE)
+    assert found is not None and found.clause == clause
+
+
+def test_the_die_move_after_whirlwind_steps_put_underneath() -> None:
+    step = {"type": "whirlwind_step", "unit": ["blue"], "from_space": 6, "to_space": 8,
+            "clause": "whirlwind.leave-six"}  # fmt: skip
+    move = MOVE | {"unit": ["blue"], "from_space": 4, "to_space": 8}
+    found = first_event_cause(
+        [DIE, step, move], [DIE, step, move | {"placement": "underneath"}], BEFORE, BEFORE
+    )
+    assert found is not None and found.clause == "move.unit.lands-on-top"
+
+
+LEG_END = [
+    scored(),
+    {"type": "start_player_passed", "player": 1, "clause": "leg.start-player"},
+    {"type": "leg_started", "leg": 2, "clause": "leg.cleanup"},
+]
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_a_leg_ended_on_one_side_only_names_when_a_leg_ends(edition: str) -> None:
+    before = BEFORE | {"ruleset": {"edition": edition}}
+    missed = first_event_cause([DIE, MOVE, *LEG_END], [DIE, MOVE], before, BEFORE)
+    early = first_event_cause([DIE, MOVE], [DIE, MOVE, *LEG_END], before, BEFORE)
+    for found in (missed, early):
+        assert found is not None and found.clause == f"leg.end.{edition}"
+
+
+TAKEN = {"type": "pyramid_ticket_taken", "player": 0, "clause": "move.pyramid.take-ticket"}
+ENDED = {"type": "race_ended", "clause": "end.crossing.racing"}
+
+
+@pytest.mark.parametrize(
+    ("before_scoring", "theirs", "clause"),
+    [
+        ([TAKEN, DIE], scored(pyramid=1, total=2, paid=2), "move.pyramid.take-ticket"),
+        ([TAKEN, DIE, ENDED], scored(pyramid=1, total=2, paid=2), "end.final-leg-scoring"),
+        ([TAKEN, DIE, ENDED], scored(tickets=[], pyramid=0, total=0, paid=0),
+         "end.final-leg-scoring"),
+    ],
+)  # fmt: skip
+def test_other_tickets_scored_name_what_decides_the_tickets_held(
+    before_scoring: list[dict[str, Any]], theirs: dict[str, Any], clause: str
+) -> None:
+    found = first_event_cause(
+        [*before_scoring, scored()], [*before_scoring, theirs], BEFORE, BEFORE
+    )
+    assert found is not None and found.clause == clause
+
+
+PUSHED = MOVE | {"from_space": 3, "to_space": 4, "clause": "tile.land.forward"}
+
+
+@pytest.mark.parametrize(
+    ("push", "theirs", "clause"),
+    [
+        (PUSHED | {"unit": ["blue", "crazy-white"]}, {"to_space": 2}, "tile.land.crazy-reversed"),
+        (PUSHED, {"placement": "underneath"}, "tile.land.forward"),
+        (PUSHED | {"to_space": 2, "placement": "underneath", "clause": "tile.land.crazy-reversed"},
+         {"placement": "top"}, "tile.land.backward"),
+    ],
+)  # fmt: skip
+def test_a_tiles_push_reported_otherwise(
+    push: dict[str, Any], theirs: dict[str, Any], clause: str
+) -> None:
+    found = first_event_cause([DIE, MOVE, push], [DIE, MOVE, push | theirs], BEFORE, BEFORE)
+    assert found is not None and found.clause == clause
+
+
+def test_a_push_held_on_the_track_names_the_rule_of_the_crossing() -> None:
+    push = PUSHED | {"from_space": 16, "to_space": 17}
+    ended = {"type": "race_ended", "unit": ["blue"], "clause": "tile.land.off-track"}
+    ours, theirs = [DIE, MOVE, push, ended], [DIE, MOVE, push | {"to_space": 16}]
+    found = first_event_cause(ours, theirs, BEFORE, BEFORE)
+    assert found is not None and found.clause == "tile.land.off-track"
+
+
+@pytest.mark.parametrize(
+    ("destination", "theirs", "clause"),
+    [
+        (0, 15, "crazy.no-wrap"),  # wrapped round where the reference crosses
+        (-1, 1, "crazy.no-wrap"),  # held on 1, two pips short
+        (0, 1, "crazy.move.counterclockwise"),  # one pip short: the count, not the line
+        (15, 0, "crazy.wrap"),  # crossed where the reference wraps round (the variant)
+    ],
+)
+def test_a_crazy_move_past_space_one_reported_otherwise(
+    destination: int, theirs: int, clause: str
+) -> None:
+    move = MOVE | {"unit": ["crazy-white"], "from_space": 2, "to_space": destination,
+                   "clause": "crazy.move.counterclockwise"}  # fmt: skip
+    found = first_event_cause([DIE, move], [DIE, move | {"to_space": theirs}], BEFORE, BEFORE)
+    assert found is not None and found.clause == clause
+
+
+def test_a_total_beyond_the_reported_parts_is_the_pyramids_pay() -> None:
+    found = first_event_cause([scored()], [scored(total=2, paid=2)], BEFORE, BEFORE)
+    assert found is not None and found.clause == "leg.score.pyramid"  # 2 tickets paid 1

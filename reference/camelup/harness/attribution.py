@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from camelup.harness.compare import RACING_ORDER, compact, normalise, same
+from camelup.harness.event_cause import carry_clause, die_move_index
 
 MISSING: Any = object()  # the value of a member one side lacks
 Tokens = tuple[str, ...]
@@ -111,6 +112,7 @@ CLAUSES_NAMED = frozenset(
         "move.unit.lands-on-top",
         "end.crossing.racing",
         "crazy.carry",
+        "crazy.move.counterclockwise",
         "leg.end.first",
         "leg.end.second",
         "end.final-leg-scoring",
@@ -225,12 +227,7 @@ class Attribution:
         self.from_setup = from_setup
         self.fallback = fallback
         self.late: Rank = (len(self.events) + 1, 0)  # a clause no event of the step names
-        moves = [
-            i
-            for i, e in enumerate(self.events)
-            if e.get("type") in ("unit_moved", "whirlwind_step")
-        ]
-        self.die_move = moves[0] if moves else None  # the move the die made, before any tile's
+        self.die_move = die_move_index(self.events)  # the move the die made, before any tile's
         self.diagnosed: set[str] = set()  # the clauses named by a kind of difference recognised
         self.leg_end = self._leg_end_missed()
 
@@ -250,7 +247,10 @@ class Attribution:
     def clause_of(self, tokens: Tokens) -> tuple[str, Rank]:
         """The clause behind the member at ``tokens``, and its rank."""
         if self.moment == 0:
-            return self._setup_clause(tokens), (0, 0)
+            clause = self._setup_clause(tokens)
+            if self.from_setup and clause != self.fallback and self._setup_decides(tokens):
+                self.diagnosed.add(clause)
+            return clause, (0, 0)
         if tokens == ("leg",) and self.leg_end is not None:
             return self.leg_end, (-1, 0)  # one side ended the leg, the other did not
         if tokens == ("leg",):
@@ -335,8 +335,8 @@ class Attribution:
             unit = [str(c) for c in move.get("unit", [])]
             want, got = _stack(self.want, space), _stack(self.got, space)
             if unit and sorted(want) == sorted(got) and want[-len(unit) :] == unit:
-                if got[-len(unit) :] == unit[::-1]:
-                    return self._named(die, "crazy.carry" if crazy else "move.stack.carry")
+                if got[-len(unit) :] == unit[::-1]:  # the order every unit keeps
+                    return self._named(die, "move.stack.carry")
                 if got[: len(unit)] == unit:
                     return self._named(die, "move.unit.lands-on-top")
         return self._named(*touching[-1])
@@ -368,7 +368,8 @@ class Attribution:
             return self._named(chosen[-1], None, decides_unit=True)  # another crazy camel
         if mover not in left:
             return self._named(die, None, decides_unit=True)  # the mover did not go
-        return self._named(die, "crazy.carry" if crazy else "move.stack.carry", True)
+        above = start[start.index(mover) + 1 :] if mover in start else []
+        return self._named(die, carry_clause(crazy, [c for c in above if c not in left]), True)
 
     def _other_crazy_camel(self) -> int | None:
         """The reference's choice of crazy camel (its event's place in the step) when the
@@ -465,6 +466,16 @@ class Attribution:
             return _SETUP_SEAT.get(tokens[2], self.fallback)
         return _SETUP.get(head, self.fallback)
 
+    def _setup_decides(self, tokens: Tokens) -> bool:
+        """Whether the setup rule named for the member at ``tokens`` is the diagnosis: the
+        adapter set up the game's own parts otherwise (a seat's money, the camels' places),
+        not other parts (other seats, other camels), which the rule set's clauses decide."""
+        if tokens[:1] == ("players",):
+            return len(tokens) >= 3  # a seat's member, not the number of seats
+        if tokens[:1] == ("track",):
+            return _camels(self.want) == _camels(self.got)
+        return True
+
     def _setup_track_clause(self, space: str) -> str:
         want = _stack(self.want, space)
         got = _stack(self.got, space)
@@ -500,6 +511,11 @@ def _stack(state: Any, space: str) -> list[str]:
     return [c for c in stack if isinstance(c, str)] if isinstance(stack, list) else []
 
 
+def _camels(state: Any) -> list[str]:
+    """Every camel on the track, sorted."""
+    return sorted(c for stack in _track(state).values() if isinstance(stack, list) for c in stack)
+
+
 def _space_of(state: Any, camel: str) -> str | None:
     for space, stack in _track(state).items():
         if isinstance(stack, list) and camel in stack:
@@ -517,3 +533,33 @@ def refusal_clause(cited: Any, known: bool, events: Sequence[Any], fallback: str
         if isinstance(event, dict) and isinstance(event.get("clause"), str):
             return str(event["clause"])
     return fallback
+
+
+def refused_with(position: Any, action: Mapping[str, Any]) -> str:
+    """The clause the reference refuses ``action`` with at ``position`` (a state, JSON), or the
+    rule of the action's kind when it accepts it: computed with any mutant's patch lifted."""
+    from camelup.harness.unpatched import unpatched
+    from camelup.io.codec import action_from_json, state_from_json
+    from camelup.io.wire import facts
+    from camelup.model.errors import CamelUpError
+    from camelup.play.engine import apply
+
+    try:
+        with unpatched():
+            apply(state_from_json(position), action_from_json(action))
+    except CamelUpError as error:
+        return error.clause or facts().action_clause(action.get("type"))
+    return facts().action_clause(action.get("type"))
+
+
+def legal_actions_clause(
+    position: Any, extra: Sequence[Mapping[str, Any]], missing: Sequence[Mapping[str, Any]]
+) -> str:
+    """The rule behind legal actions listed otherwise at ``position`` (the reference's state):
+    the clause the reference refuses the first action listed beyond its own with, else the rule
+    of the first legal action left out."""
+    from camelup.io.wire import facts
+
+    if extra:
+        return refused_with(position, extra[0])
+    return facts().action_clause(missing[0].get("type") if missing else None)

@@ -37,6 +37,7 @@ from camelup.harness.attribution import (
     MISSING,
     Attribution,
     differences,
+    legal_actions_clause,
     refusal_clause,
 )
 from camelup.harness.compare import (
@@ -52,7 +53,7 @@ from camelup.harness.compare import (
     normalise,
 )
 from camelup.harness.event_cause import first_event_cause
-from camelup.harness.suite import Case
+from camelup.harness.suite import Case, LegalActionsCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
 from camelup.io.wire import facts
@@ -194,7 +195,10 @@ def judge(
     (:func:`named_by_events`). Nothing changes for an odds solver, and when either side refused
     the given position (the error checks at 0 judge that).
     """
-    if not case.steps or capabilities == SOLVER or "initial_error" in reply:
+    if capabilities != SOLVER and "initial_error" not in reply:
+        mismatches = [named_by_refusal(case, m) for m in mismatches]
+    from_setup = "setup" in case.given  # its given position is the reference's to judge
+    if (not case.steps and not from_setup) or capabilities == SOLVER or "initial_error" in reply:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS and not mismatches:
         return Judged(())  # nothing to name, nothing to silence
@@ -244,6 +248,46 @@ def named_by_events(mismatch: Mismatch, found: FirstDivergence, case: Case) -> M
     return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
 
 
+def named_by_refusal(case: Case, mismatch: Mismatch) -> Mismatch:
+    """``mismatch`` of a legal-actions check that names no clause of its own (it stands for
+    its case's subject) named after the rule behind the difference, as the fuzzer names it
+    (:func:`camelup.harness.attribution.legal_actions_clause`): the clause the reference
+    refuses the first action listed beyond its own with, else the rule of the first legal
+    action left out."""
+    check = next((c for c in case.checks if c.index == mismatch.check), None)
+    if not isinstance(check, LegalActionsCheck) or check.clause is not None:
+        return mismatch
+    order = camel_order(case)
+    want = {compact(normalise(a, (), order)): a for a in check.actions}
+    got = {compact(normalise(a, (), order)): a for a in mismatch.actual or ()}
+    banned = {compact(normalise(a, (), order)) for a in check.excluded}
+    extra_keys = got.keys() - want.keys() if check.exact else got.keys() & banned
+    extra = [got[key] for key in sorted(extra_keys)]
+    missing = [want[key] for key in sorted(want.keys() - got.keys())]
+    position = _reference_position(case, mismatch.after)
+    if position is None or not (extra or missing):
+        return mismatch
+    clause = legal_actions_clause(position, extra, missing)
+    if clause == mismatch.clause:
+        return mismatch
+    action = describe_action(extra[0] if extra else missing[0])
+    why = "refuses" if extra else "allows"
+    note = f"named after the rule by which the reference {why} {action} ({clause});"
+    note += f" the check names {mismatch.clause}"
+    return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
+
+
+def _reference_position(case: Case, moment: int) -> Any:
+    """The reference's state at ``moment`` of ``case`` (None when it refused the given
+    position)."""
+    if moment == 0 and "state" in case.given:
+        return case.given["state"]
+    reference = reference_reply(case)
+    if "initial_error" in reference or "steps" not in reference:
+        return None
+    return positions(reference)[moment][0]
+
+
 def refines(check_clause: str, event_clause: str) -> bool:
     """Whether a check's clause is a sibling of the clause the events name (``leg.score.second``
     beside ``leg.score.net``): the events name the rule that went otherwise, the check the part
@@ -253,9 +297,13 @@ def refines(check_clause: str, event_clause: str) -> bool:
 
 
 def _naming_note(moment: int, clause: str, check_clause: str) -> str:
-    where = "the given position" if moment == 0 else f"step {moment}"
+    if moment == 0:  # a setup: the rule that decides the member that differs
+        return (
+            f"named after the setup rule of what differs ({clause}); the check names {check_clause}"
+        )
     return (
-        f"named after the reference's events at {where} ({clause}); the check names {check_clause}"
+        f"named after the reference's events at step {moment} ({clause});"
+        f" the check names {check_clause}"
     )
 
 
@@ -352,8 +400,8 @@ def first_divergence(
             tuple(clause for clause, _ in named),
             tuple(w for _, w, _ in found),
             tuple(g for _, _, g in found),
-            explained=moment > 0 and attribution.explained(named),
-            explained_at=tuple(moment > 0 and attribution.explained([n]) for n in named),
+            explained=attribution.explained(named),
+            explained_at=tuple(attribution.explained([n]) for n in named),
         )
     return None
 

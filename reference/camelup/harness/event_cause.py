@@ -7,34 +7,47 @@ first rule that went otherwise: everything after it (a camel that then lands els
 ranking, the money) is its consequence. The adapter's ``clause`` members are never read (it may
 have none); what differs within the event says which rule decided it:
 
-* a move (``unit_moved``, ``whirlwind_step``) of the same camels in another order: the carry
-  rule (``move.stack.carry``, ``crazy.carry`` for a crazy camel's unit); another mover where the
-  reference chose a crazy camel: that choice's rule; the die's unit put underneath:
+* a move (``unit_moved``, ``whirlwind_step``) of the same camels in another order: the rule
+  that every unit keeps its order (``move.stack.carry``, a crazy camel's too); camels below the
+  mover taken too: ``move.stack.carry`` (they stay, whatever moves); riders taken or left: the
+  carry rule (``crazy.carry`` for a crazy camel's unit, which says what it takes along;
+  ``crazy.move.counterclockwise``, which says a crazy camel on a racing camel goes with it,
+  when a racing camel left only crazy camels behind); a unit without the crazy camel the
+  reference chose (the adapter reported the same choice before it, else that event would
+  differ first): that choice's rule; the die's unit put underneath:
   ``move.unit.lands-on-top``; the die's unit stopped on a tile it should have passed over:
   ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
-  the line: ``end.crossing.racing``; a move reported whole where the reference takes
-  whirlwind steps, and going elsewhere: the move's own rule;
-* leg scoring (``leg_scored``): another leader or second, the ranking rule that orders them
-  (:func:`ranking_clause`); a ticket's reward, the rule for its camel's place
-  (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); the pyramid tickets'
-  pay (``leg.score.pyramid``); a partner's bonus (``partner.copy-best``); the same total paid
-  whole where the reference's floor cut it short (``money.floor``);
+  the line: ``end.crossing.racing``; a crazy-led unit wrapped round or held on 1 where the
+  reference crosses the line (``crazy.no-wrap``), or the reverse (``crazy.wrap``); a tile's push
+  reported otherwise (:func:`_push_clause`); a move reported whole where the reference takes
+  whirlwind steps, and going elsewhere: the move's own rule (the die's move is its
+  ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
+* leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg
+  scoring at the race's end, else the step's pyramid ticket); another leader or second, the
+  ranking rule that orders them (:func:`ranking_clause`); a ticket's reward, the rule for its
+  camel's place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a
+  partner's bonus (``partner.copy-best``); the same total paid whole where the reference's
+  floor cut it short (``money.floor``); a total that is not the reported parts, pyramid
+  tickets at 1 each (``leg.score.pyramid``), or short of one part (``partner.copy-best``);
 * final scoring (``finish_card_scored``): a card of the other pile first
   (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
   amount paid whole where the floor cut it short (``money.floor``);
+* a leg scored (and the next begun) on one side only, the race going on: the edition's rule
+  for when a leg ends (``leg.end.first``, ``leg.end.second``);
 * anything else, and an event the adapter leaves out: the reference event's own clause.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from camelup.harness.compare import normalise, same
+from camelup.harness.compare import compact, normalise, same
 
 _MOVES = ("unit_moved", "whirlwind_step")
+_FIRST_SPACE = 1
 _LAST_SPACE = 16
 
 
@@ -65,8 +78,36 @@ def first_event_cause(
         clause = str(mine.get("clause", ""))
         if isinstance(other, dict) and other.get("type") == mine.get("type"):
             clause = _kind_of_difference(ours, index, other, before, after) or clause
+        elif _leg_ended_alone(ours, theirs, index):
+            clause = leg_end_clause(before)
         return EventCause(index, clause) if clause else None
+    if len(theirs) > len(ours) and _leg_ended_alone(theirs, ours, len(ours)):
+        return EventCause(len(ours), leg_end_clause(before))  # the adapter alone ended the leg
     return None
+
+
+def _leg_ended_alone(ending: Sequence[Any], other: Sequence[Any], index: int) -> bool:
+    """Whether ``ending`` scores a leg (not the race's last) from ``index`` on, and ``other``
+    scores none in the whole step: one side ended the leg, the other played on."""
+
+    def kinds(events: Sequence[Any]) -> list[Any]:
+        return [e.get("type") for e in events if isinstance(e, dict)]
+
+    later, all_other = kinds(ending[index:]), kinds(other)
+    return (
+        "leg_scored" in later
+        and "leg_started" in later
+        and "leg_scored" not in all_other
+        and "race_ended" not in all_other
+    )
+
+
+def leg_end_clause(position: Any) -> str:
+    """The rule of the position's edition that says when a leg ends (``leg.end.first``,
+    ``leg.end.second``)."""
+    ruleset = position.get("ruleset") if isinstance(position, dict) else None
+    edition = ruleset.get("edition") if isinstance(ruleset, dict) else None
+    return "leg.end.first" if edition == "first" else "leg.end.second"
 
 
 def _whole_move(ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any]) -> int:
@@ -101,7 +142,7 @@ def _kind_of_difference(
     if kind in _MOVES:
         return _move_clause(ours, index, other, before)
     if kind == "leg_scored":
-        return _leg_clause(mine, other, after)
+        return _held_clause(ours, index, other) or _leg_clause(mine, other, after)
     if kind == "finish_card_scored":
         if mine.get("pile") != other.get("pile"):
             return "final.pile-sequence"
@@ -122,28 +163,145 @@ def _move_clause(
     mine = ours[index]
     unit, their_unit = list(mine.get("unit", [])), list(other.get("unit", []))
     crazy = bool(unit) and str(unit[0]).startswith("crazy-")
-    die_move = index == next(i for i, e in enumerate(ours) if e.get("type") in _MOVES)
+    die_move = index == die_move_index(ours)
     if unit != their_unit:
-        chosen = [e for e in ours[:index] if e.get("type") == "crazy_camel_chosen"]
-        if chosen and unit[:1] != their_unit[:1]:
-            return str(chosen[-1].get("clause"))  # another crazy camel moved
         camels, their_camels = set(unit), set(their_unit)
-        if camels <= their_camels or their_camels <= camels:  # riders taken, left, reordered
-            return "crazy.carry" if crazy else "move.stack.carry"
+        if camels == their_camels:  # the same camels in another order: no other mover chosen
+            return "move.stack.carry"  # the order a unit keeps is the rule of every unit
+        chosen = [e for e in ours[:index] if e.get("type") == "crazy_camel_chosen"]
+        if chosen and unit[:1] != their_unit[:1] and unit[0] not in their_camels:
+            return str(chosen[-1].get("clause"))  # another crazy camel moved
+        if camels < their_camels and their_unit.index(unit[0]) > 0:
+            return "move.stack.carry"  # camels below the mover taken along: they stay
+        if camels <= their_camels or their_camels <= camels:  # riders taken or left
+            return carry_clause(crazy, camels - their_camels)
         return None
-    if mine.get("placement") != other.get("placement") and die_move:
+    if not die_move:  # a tile's push
+        return _push_clause(ours, index, other)
+    if mine.get("placement") != other.get("placement"):
         return "move.unit.lands-on-top"
-    destination, theirs = mine.get("to_space"), other.get("to_space")
-    if die_move and not crazy and isinstance(destination, int) and isinstance(theirs, int):
-        origin = mine.get("from_space")
-        tiles = {t.get("space") for t in _tiles(before)}
-        if isinstance(origin, int) and origin < theirs < destination and theirs in tiles:
-            return "move.only-final-space"  # the unit stopped on a tile it passes over
-        crossed_elsewhere = theirs > _LAST_SPACE  # both crossed, put down otherwise
-        held_at_the_line = theirs == _LAST_SPACE < destination - 1  # not one pip short
-        if destination > _LAST_SPACE and (crossed_elsewhere or held_at_the_line):
-            return "end.crossing.racing"
+    spaces = _spaces(mine, other)
+    if spaces is None:
+        return None
+    origin, destination, theirs = spaces
+    if crazy:
+        return _crazy_crossing_clause(origin, destination, theirs)
+    tiles = {t.get("space") for t in _tiles(before)}
+    if origin < theirs < destination and theirs in tiles:
+        return "move.only-final-space"  # the unit stopped on a tile it passes over
+    crossed_elsewhere = theirs > _LAST_SPACE  # both crossed, put down otherwise
+    held_at_the_line = theirs == _LAST_SPACE < destination - 1  # not one pip short
+    if destination > _LAST_SPACE and (crossed_elsewhere or held_at_the_line):
+        return "end.crossing.racing"
     return None
+
+
+def _crazy_crossing_clause(origin: int, destination: int, theirs: int) -> str | None:
+    """A crazy-led unit's move past space 1 put down otherwise: wrapped round to the far end
+    or held on 1 (more than one pip short) where the reference crosses the line
+    (``crazy.no-wrap``); crossing or held on 1 where the reference wraps it round
+    (``crazy.wrap``, a variant's)."""
+    if destination < _FIRST_SPACE and (theirs > origin or theirs == _FIRST_SPACE > destination + 1):
+        return "crazy.no-wrap"
+    if destination > origin and theirs <= _FIRST_SPACE:  # the reference wrapped it round
+        return "crazy.wrap"
+    return None
+
+
+def _push_clause(
+    ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any]
+) -> str | None:
+    """A tile's push of the same unit reported otherwise: the other way for a unit with a crazy
+    camel in it (``tile.land.crazy-reversed``, which says which way is forward); held on the
+    track where the reference's push crosses the line (the rule of that crossing); on top
+    where the reference puts it underneath, or the reverse (the tile side's rule)."""
+    mine = ours[index]
+    spaces = _spaces(mine, other)
+    if spaces is not None:
+        origin, destination, theirs = spaces
+        way, their_way = _sign(destination - origin), _sign(theirs - origin)
+        crazy = any(str(camel).startswith("crazy-") for camel in mine.get("unit", []))
+        if crazy and way == -their_way != 0:
+            return "tile.land.crazy-reversed"
+        crossing = next((e for e in ours[index + 1 :] if e.get("type") == "race_ended"), None)
+        on_track = range(_FIRST_SPACE, _LAST_SPACE + 1)
+        if crossing is not None and destination not in on_track and theirs in on_track:
+            return str(crossing.get("clause")) or None
+    if mine.get("placement") != other.get("placement"):
+        underneath = mine.get("placement") == "underneath"
+        return "tile.land.backward" if underneath else "tile.land.forward"
+    return None
+
+
+def _spaces(mine: Mapping[str, Any], other: Mapping[str, Any]) -> tuple[int, int, int] | None:
+    """A move's origin, the reference's destination and the adapter's (None: one is no
+    space)."""
+    origin, destination, theirs = (
+        mine.get("from_space"),
+        mine.get("to_space"),
+        other.get("to_space"),
+    )
+    if isinstance(origin, int) and isinstance(destination, int) and isinstance(theirs, int):
+        return origin, destination, theirs
+    return None
+
+
+def _sign(number: int) -> int:
+    return (number > 0) - (number < 0)
+
+
+def carry_clause(crazy: bool, dropped: Iterable[Any]) -> str:
+    """The rule a unit broke that left the riders ``dropped`` behind (or took camels it should
+    not have, when none was dropped): a crazy mover's carry (``crazy.carry``); a racing mover
+    that left only crazy camels behind, the rule that a crazy camel on a racing camel is carried
+    with it (``crazy.move.counterclockwise``); else the carry of every unit."""
+    if crazy:
+        return "crazy.carry"
+    left = [str(camel) for camel in dropped]
+    if left and all(camel.startswith("crazy-") for camel in left):
+        return "crazy.move.counterclockwise"
+    return "move.stack.carry"
+
+
+def die_move_index(events: Sequence[Mapping[str, Any]]) -> int | None:
+    """The place of the die's move among a step's events: its ``unit_moved`` (from the unit's
+    space to where it lands; whirlwind steps are reported before it, a tile's push after it),
+    else its first whirlwind step, else None."""
+    for kind in _MOVES:
+        found = [i for i, e in enumerate(events) if e.get("type") == kind]
+        if found:
+            return found[0]
+    return None
+
+
+def _held_clause(
+    ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[str, Any]
+) -> str | None:
+    """Where the adapter scored other tickets than the reference (other leg tickets, another
+    number of pyramid tickets), whatever they pay: the rule that decides which tickets are
+    held at this scoring. Both sides agreed on the position before the step, so the tickets
+    differ by what the step did: at the race's end, the final leg scoring of every ticket held
+    (``end.final-leg-scoring``); else the pyramid ticket the step took (its event's rule)."""
+    theirs = {s.get("player"): s for s in other.get("scores", []) if isinstance(s, dict)}
+    differ = False
+    for score in ours[index].get("scores", []):
+        got = theirs.get(score.get("player"))
+        if not isinstance(got, dict):
+            return None
+        differ = differ or (_held(score) != _held(got))
+        pyramid_differs = score.get("pyramid") != got.get("pyramid")
+        if differ and not any(e.get("type") == "race_ended" for e in ours[:index]):
+            taken = [e for e in ours[:index] if e.get("type") == "pyramid_ticket_taken"]
+            return str(taken[-1].get("clause")) if taken and pyramid_differs else None
+    return "end.final-leg-scoring" if differ else None
+
+
+def _held(score: Mapping[str, Any]) -> tuple[list[str], Any]:
+    """The tickets a player's leg score counts: its leg tickets (in any order) and how many
+    pyramid tickets."""
+    tickets = score.get("tickets", [])
+    held = [compact(t.get("ticket")) for t in tickets if isinstance(t, dict)]
+    return sorted(held), score.get("pyramid")
 
 
 def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -> str | None:
@@ -166,10 +324,10 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
                         mine.get("second"): "leg.score.second",
                     }.get(camel, "leg.score.others")
             return None
-        if score.get("pyramid") != got.get("pyramid"):
-            return "leg.score.pyramid"
         if score.get("partner_bonus") != got.get("partner_bonus"):
             return "partner.copy-best"
+        if _pyramid_pay(got) not in (None, got.get("pyramid")):
+            return "leg.score.pyramid"  # the same tickets and bonus: the rest is the pyramid's
         if score.get("total") == got.get("total") != got.get("paid") != score.get("paid"):
             return None  # floored otherwise (ticket by ticket, say): the netting rule
         if score.get("total") == got.get("total") == got.get("paid") != score.get("paid"):
@@ -178,6 +336,18 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
         if left_out is not None:
             return left_out
     return None
+
+
+def _pyramid_pay(score: Mapping[str, Any]) -> int | None:
+    """What a player's pyramid tickets added to the leg total the adapter reports: the total
+    less its tickets' rewards and its partner bonus (each reported on its own), for a player
+    holding pyramid tickets (else None)."""
+    rewards = [t.get("reward") for t in score.get("tickets", []) if isinstance(t, dict)]
+    parts = [score.get("total"), score.get("partner_bonus", 0), *rewards]
+    numbers = [n for n in parts if isinstance(n, int)]
+    if len(numbers) < len(parts) or not score.get("pyramid"):
+        return None
+    return numbers[0] - sum(numbers[1:])
 
 
 def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:

@@ -49,7 +49,12 @@ from typing import Any
 
 import attrs
 
-from camelup.harness.attribution import Attribution, differences, refusal_clause
+from camelup.harness.attribution import (
+    Attribution,
+    differences,
+    legal_actions_clause,
+    refusal_clause,
+)
 from camelup.harness.compare import (
     RACING_ORDER,
     compact,
@@ -311,11 +316,14 @@ def _legal(
         return None
     extra = sorted(theirs.keys() - ours.keys())
     missing = sorted(ours.keys() - theirs.keys())
+    clause = legal_actions_clause(
+        _position_at(reference, moment),
+        [theirs[key] for key in extra],
+        [ours[key] for key in missing],
+    )
     if extra:
-        clause = _refusal_clause(reference, moment, theirs[extra[0]])
         what = f"{describe_action(theirs[extra[0]])} is listed but illegal"
     else:
-        clause = facts().action_clause(ours[missing[0]].get("type"))
         what = f"{describe_action(ours[missing[0]])} is legal but not listed"
     where = "the given position" if moment == 0 else f"after step {moment}"
     summary = (
@@ -355,20 +363,12 @@ def _ranking(
     return Divergence(moment, "ranking", "/ranking/*", clause, (), summary, body)
 
 
-def _refusal_clause(reference: Mapping[str, Any], moment: int, action: Mapping[str, Any]) -> str:
-    """The clause the reference refuses ``action`` with at ``moment``."""
-    from camelup.io.codec import action_from_json, state_from_json
-    from camelup.model.errors import CamelUpError
-    from camelup.play.engine import apply
-
+def _position_at(reference: Mapping[str, Any], moment: int) -> Any:
+    """The reference's state at ``moment`` (a refused step leaves it as it was)."""
     position = reference["initial_state"]
     for step in reference["steps"][:moment]:
         position = step.get("state", position)
-    try:
-        apply(state_from_json(position), action_from_json(action))
-    except CamelUpError as error:
-        return error.clause or facts().action_clause(action.get("type"))
-    return facts().action_clause(action.get("type"))
+    return position
 
 
 def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
