@@ -44,6 +44,10 @@ QUEUED_BYTES = 32 << 20  # read ahead of the runner: at most this much (or one l
 # Blank lines carry no message; past this many while one reply is due, the adapter is only
 # making noise (each is also charged LINE_COST bytes of the read-ahead, its real memory).
 MAX_BLANK_LINES = 10_000
+# A freshly started adapter that breaks the same way this many times in a row will break so
+# on every restart: the remaining cases are given up at once rather than after each restart's
+# start-up and timeout (a blank-line flood under --timeout 1 cost 21 of them, 49 s).
+SAME_BREAKS = 3
 LINE_COST = 64
 POLL = 0.05  # how often a wait for a line looks whether the adapter's process has exited
 EXIT_GRACE = 0.2  # how long lines may still come after it has exited
@@ -472,6 +476,10 @@ class SubprocessAdapter:
         self.window = max(1, window)
         self.restarts = 0
         self.protocol_broken = False
+        # The kind of the last breaks of freshly started processes, while they repeat
+        # (a reply of the current process clears it): see SAME_BREAKS.
+        self._same_breaks: tuple[str, int] = ("", 0)
+        self._replied = False
         self._process: _Process | None = None
         self._hello: Hello | None = None
         self._seq = 0
@@ -520,6 +528,7 @@ class SubprocessAdapter:
             process.stop(gently=False)
             raise AdapterStartError("the restarted adapter answered hello differently")
         self._process, self._hello = process, hello
+        self._replied = False
         return hello
 
     def close(self, gently: bool = True) -> None:
@@ -544,8 +553,14 @@ class SubprocessAdapter:
         progress = time.monotonic()
         while pending or inflight:
             if self._process is None:
-                if self.restarts >= self.max_restarts:
-                    message = f"not run: the adapter was restarted {self.restarts} times, giving up"
+                kind, times = self._same_breaks
+                if self.restarts >= self.max_restarts or times >= SAME_BREAKS:
+                    message = (
+                        f"not run: the adapter was restarted {self.restarts} times, giving up"
+                        if times < SAME_BREAKS
+                        else f"not run: the adapter broke the same way ({kind}) {times} times in"
+                        " a row, each time before its first reply, giving up"
+                    )
                     for index in (*(i for _, i, _ in inflight), *pending):
                         yield index, Broken("gave-up", message)
                     return
@@ -609,12 +624,16 @@ class SubprocessAdapter:
                         inflight.popleft()
                         now = time.monotonic()
                         deep = too_deep(outcome) if text_too_deep(line) else None
+                        self._replied, self._same_breaks = True, ("", 0)
                         yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
             self.protocol_broken = True
             inflight.popleft()
             assert broken is not None
+            if not self._replied:
+                kind, times = self._same_breaks
+                self._same_breaks = (broken.kind, times + 1 if kind == broken.kind else 1)
             yield index, broken
             pending.extendleft(reversed([i for _, i, _ in inflight]))
             inflight.clear()
