@@ -69,6 +69,11 @@ REFUSED: dict[str, tuple[Callable[[Path], None], str]] = {
     "NaN then deep": (_text("[NaN, " + DEEP + "]"), "nested too deeply"),
     "long integer then deep": (_text("[" + "9" * 5000 + ", " + DEEP + "]"), "nested too deeply"),
     "deep": (_text(DEEP), "nested too deeply"),
+    # JSON Schema's integer accepts 3.0: the reader of files is what refuses it.
+    "a float for an integer": (
+        _text(json.dumps({**STATE, "players": [{**STATE["players"][0], "money": 3.0}]})),
+        "#/players/0/money: not JSON this reader reads: 3.0 is not an integer",
+    ),
 }
 STATE_VERBS = {"odds": ("odds",), "render -o": ("render", "-o", "b.svg")}
 SUITE_VERBS = ("run", "validate", "list")
@@ -512,6 +517,16 @@ def test_the_gate_refuses_every_hostile_document_whatever_the_order(document: Ho
     # Depth is judged first, from the text: another defect before it never changes the verdict.
     assert nesting_exceeds(document.text) == document.too_deep
     assert ("nested too deeply" in refused.value.message) == document.too_deep
+
+
+@pytest.mark.parametrize(("text", "where"), [("[1, 4.0]", "/1"), ('{"a": [1e2]}', "/a/0")])
+def test_a_reader_of_integers_only_refuses_a_fraction_or_an_exponent_where_it_is(
+    text: str, where: str
+) -> None:
+    assert parse_json(text) == json.loads(text)  # an adapter's reply may say 4.0
+    with pytest.raises(JSONInputError, match="is not an integer") as refused:
+        parse_json(text, integers_only=True)
+    assert refused.value.pointer == where
 
 
 def test_the_gate_reads_a_regular_file_and_refuses_the_rest(tmp_path: Path) -> None:

@@ -321,7 +321,7 @@ def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case],
     gate = gate or bundled()
     # A lone surrogate, and a case nested too deeply, are refused case by case, below: the
     # other cases of the file stay usable.
-    data, problem = read_json(path, allow_surrogates=True)
+    data, problem = read_json(path, allow_surrogates=True, integers_only=True)
     if problem is not None:
         return [], [problem]
     raw_cases = data.get("cases") if isinstance(data, dict) else None

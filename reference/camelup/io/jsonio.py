@@ -14,7 +14,10 @@ say, the JSON pointer of the offending place; never a traceback:
   ``max_depth`` says: that bound is checked on the text before anything else, so the parser
   never runs out of stack whatever else is wrong with the document;
 * unless ``allow_surrogates``, a lone surrogate escape (``"\\ud800"``), which no UTF-8 output (a
-  report, a terminal, a pipe to an adapter) can carry.
+  report, a terminal, a pipe to an adapter) can carry;
+* with ``integers_only``, a number with a fraction or an exponent (``4.0``, ``1e2``): the
+  schemas of case files and states have integers only, and JSON Schema's ``integer`` accepts
+  ``4.0``; a file someone wrote must say ``4`` (an adapter's reply may say ``4.0``).
 
 :func:`pointer` is :func:`camelup.model.errors.pointer`, the one builder of JSON pointers (RFC
 6901: ``~`` as ``~0``, ``/`` as ``~1``), made printable.
@@ -168,6 +171,15 @@ def _marked(pairs: list[tuple[str, Any]]) -> _Marked:
     return out
 
 
+class _Fraction:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _no_fraction(text: str) -> Any:
+    raise _Refused
+
+
 def _integer(digits: str) -> Any:
     try:
         return int(digits)
@@ -182,14 +194,21 @@ def _defect(node: Any, depth: int) -> str | None:
         return f"{node.name} is not a JSON number"
     if isinstance(node, _LongInteger):
         return f"an integer of {node.digits} digits (more than this reader converts)"
+    if isinstance(node, _Fraction):
+        return f"{printable(node.text[:40])} is not an integer (this document has integers only)"
     return None
 
 
-def _where_refused(text: str) -> JSONInputError:
-    """The first duplicate key, non-number constant or over-long integer of ``text``, with its
-    pointer: the text is read again with hooks that mark them instead of raising."""
+def _where_refused(text: str, integers_only: bool) -> JSONInputError:
+    """The first duplicate key, non-number constant, over-long integer or (``integers_only``)
+    number with a fraction of ``text``, with its pointer: the text is read again with hooks
+    that mark them instead of raising."""
     value = json.loads(
-        text, object_pairs_hook=_marked, parse_constant=_Constant, parse_int=_integer
+        text,
+        object_pairs_hook=_marked,
+        parse_constant=_Constant,
+        parse_int=_integer,
+        parse_float=_Fraction if integers_only else float,
     )
     found = find(value, _defect)
     if found is None:  # pragma: no cover - the fast path refused what the slow one accepts
@@ -231,7 +250,11 @@ def _too_deep(limit: int) -> Callable[[Any, int], str | None]:
 
 
 def parse_json(
-    data: str | bytes, *, allow_surrogates: bool = False, max_depth: int | None = None
+    data: str | bytes,
+    *,
+    allow_surrogates: bool = False,
+    max_depth: int | None = None,
+    integers_only: bool = False,
 ) -> Any:
     """The JSON value of ``data`` (bytes must be UTF-8); raises :class:`JSONInputError`.
 
@@ -239,7 +262,8 @@ def parse_json(
     looks for them itself (:func:`lone_surrogate`), to refuse only the part of the document
     that holds one. ``max_depth`` bounds the nesting of arrays and objects (the root is at
     depth 0) for documents whose values are walked freely, such as the expected values of a
-    case file; without it, the parser's own limit applies.
+    case file; without it, the parser's own limit applies. ``integers_only`` refuses a
+    number with a fraction or an exponent, where it is.
     """
     if nesting_exceeds(data):
         raise JSONInputError(
@@ -247,9 +271,14 @@ def parse_json(
         )
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            parse_float=_no_fraction if integers_only else float,
+        )
     except _Refused:
-        raise _where_refused(text) from None
+        raise _where_refused(text, integers_only) from None
     except json.JSONDecodeError as error:
         raise JSONInputError(
             f"not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
@@ -259,7 +288,7 @@ def parse_json(
     except RecursionError:
         raise JSONInputError("not JSON this reader reads: nested too deeply") from None
     except ValueError:  # an integer of more digits than Python converts
-        raise _where_refused(text) from None
+        raise _where_refused(text, integers_only) from None
     if max_depth is not None and _nested_deeper(value, max_depth):
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
