@@ -382,12 +382,13 @@ def test_an_adapter_that_breaks_the_same_way_after_each_restart_is_given_up(
     assert result.returncode == 4, result.stderr
     reasons = [r["reason"] for r in map(json.loads, result.stdout.splitlines()) if "reason" in r]
     assert len(reasons) > SAME_BREAKS
-    given_up = f"broke the same way (noise) {SAME_BREAKS} times in a row"
-    assert ["blank lines while running" in r for r in reasons[:SAME_BREAKS]] == [True] * 3
+    for reason in reasons[:SAME_BREAKS]:  # a loaded machine may see a timeout first
+        assert "blank lines while running" in reason or "no reply within 1 s" in reason
+    given_up = f"broke {SAME_BREAKS} times in a row, each time before its first reply"
     assert all(given_up in r for r in reasons[SAME_BREAKS:]), reasons
     assert _starts(log) == SAME_BREAKS
     help_text = _camelup(tmp_path, "conformance", "run", "--help").stdout
-    assert f"breaks the same way {SAME_BREAKS} times in a row" in " ".join(help_text.split())
+    assert f"broke {SAME_BREAKS} times in a row" in " ".join(help_text.split())
 
 
 def test_fuzz_stops_at_the_first_break_without_restarting_the_adapter(tmp_path: Path) -> None:
@@ -397,9 +398,11 @@ def test_fuzz_stops_at_the_first_break_without_restarting_the_adapter(tmp_path: 
         _evil("blank", log, "*"),
     )  # fmt: skip
     assert result.returncode == 4, result.stderr
-    assert result.stderr.splitlines()[-1] == (
+    assert result.stderr.splitlines()[-1] in (
         "camelup conformance: the adapter broke the protocol: the adapter wrote more than"
-        f" {MAX_BLANK_LINES} blank lines while running this case"
+        f" {MAX_BLANK_LINES} blank lines while running this case",
+        "camelup conformance: the adapter broke the protocol: no reply within 1 s (the adapter"
+        " was killed)",  # a loaded machine
     )
     assert _starts(log) == 1
 

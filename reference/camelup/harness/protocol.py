@@ -44,9 +44,11 @@ QUEUED_BYTES = 32 << 20  # read ahead of the runner: at most this much (or one l
 # Blank lines carry no message; past this many while one reply is due, the adapter is only
 # making noise (each is also charged LINE_COST bytes of the read-ahead, its real memory).
 MAX_BLANK_LINES = 10_000
-# A freshly started adapter that breaks the same way this many times in a row will break so
-# on every restart: the remaining cases are given up at once rather than after each restart's
-# start-up and timeout (a blank-line flood under --timeout 1 cost 21 of them, 49 s).
+# An adapter that breaks this many times in a row, each time before its first reply since it
+# was (re)started, breaks on every restart: the remaining cases are given up at once rather
+# than after each restart's start-up and timeout (a blank-line flood under --timeout 1 cost
+# 21 of them, 49 s). Any kinds of break count: under load the same flood is now a timeout,
+# now too many blank lines.
 SAME_BREAKS = 3
 LINE_COST = 64
 POLL = 0.05  # how often a wait for a line looks whether the adapter's process has exited
@@ -476,9 +478,9 @@ class SubprocessAdapter:
         self.window = max(1, window)
         self.restarts = 0
         self.protocol_broken = False
-        # The kind of the last breaks of freshly started processes, while they repeat
-        # (a reply of the current process clears it): see SAME_BREAKS.
-        self._same_breaks: tuple[str, int] = ("", 0)
+        # The kinds of the breaks in a row of freshly started processes (a reply of the
+        # current process clears them): see SAME_BREAKS.
+        self._fresh_breaks: tuple[str, ...] = ()
         self._replied = False
         self._process: _Process | None = None
         self._hello: Hello | None = None
@@ -553,13 +555,13 @@ class SubprocessAdapter:
         progress = time.monotonic()
         while pending or inflight:
             if self._process is None:
-                kind, times = self._same_breaks
-                if self.restarts >= self.max_restarts or times >= SAME_BREAKS:
+                breaks = self._fresh_breaks
+                if self.restarts >= self.max_restarts or len(breaks) >= SAME_BREAKS:
                     message = (
                         f"not run: the adapter was restarted {self.restarts} times, giving up"
-                        if times < SAME_BREAKS
-                        else f"not run: the adapter broke the same way ({kind}) {times} times in"
-                        " a row, each time before its first reply, giving up"
+                        if len(breaks) < SAME_BREAKS
+                        else f"not run: the adapter broke {len(breaks)} times in a row, each time"
+                        f" before its first reply ({', '.join(breaks)}), giving up"
                     )
                     for index in (*(i for _, i, _ in inflight), *pending):
                         yield index, Broken("gave-up", message)
@@ -624,7 +626,7 @@ class SubprocessAdapter:
                         inflight.popleft()
                         now = time.monotonic()
                         deep = too_deep(outcome) if text_too_deep(line) else None
-                        self._replied, self._same_breaks = True, ("", 0)
+                        self._replied, self._fresh_breaks = True, ()
                         yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
@@ -632,8 +634,7 @@ class SubprocessAdapter:
             inflight.popleft()
             assert broken is not None
             if not self._replied:
-                kind, times = self._same_breaks
-                self._same_breaks = (broken.kind, times + 1 if kind == broken.kind else 1)
+                self._fresh_breaks += (broken.kind,)
             yield index, broken
             pending.extendleft(reversed([i for _, i, _ in inflight]))
             inflight.clear()

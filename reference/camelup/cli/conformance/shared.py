@@ -222,8 +222,8 @@ def add_adapter(parser: argparse.ArgumentParser, *, required: bool = False) -> N
         default=20,
         metavar="N",
         help=f"give up after restarting a broken adapter N times, at most {MAX_RESTARTS:,}"
-        " (default: %(default)s), or once it breaks the same way 3 times in a row, each time"
-        " before its first reply",
+        " (default: %(default)s), or once it broke 3 times in a row, each time before its"
+        " first reply",
     )
     parser.add_argument(
         "--max-line-bytes",
