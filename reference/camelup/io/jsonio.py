@@ -47,7 +47,6 @@ __all__ = [
 ]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_HUGE_NUMBER = re.compile(r"\d[eE]\+?\d{3}|\d{300}")
 _MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
@@ -176,8 +175,24 @@ class _Fraction:
         self.text = text
 
 
+class _Infinite:
+    """A number too large for a double, which Python reads as Infinity."""
+
+
 def _no_fraction(text: str) -> Any:
     raise _Refused
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _Refused
+    return value
+
+
+def _marked_finite(text: str) -> float | _Infinite:
+    value = float(text)
+    return _Infinite() if math.isinf(value) else value
 
 
 def _integer(digits: str) -> Any:
@@ -194,21 +209,23 @@ def _defect(node: Any, depth: int) -> str | None:
         return f"{node.name} is not a JSON number"
     if isinstance(node, _LongInteger):
         return f"an integer of {node.digits} digits (more than this reader converts)"
+    if isinstance(node, _Infinite):
+        return "a number too large for a double (read as Infinity, not a JSON number)"
     if isinstance(node, _Fraction):
         return f"{printable(node.text[:40])} is not an integer (this document has integers only)"
     return None
 
 
 def _where_refused(text: str, integers_only: bool) -> JSONInputError:
-    """The first duplicate key, non-number constant, over-long integer or (``integers_only``)
-    number with a fraction of ``text``, with its pointer: the text is read again with hooks
-    that mark them instead of raising."""
+    """The first duplicate key, non-number constant, over-long integer, infinite number or
+    (``integers_only``) number with a fraction of ``text``, with its pointer: the text is
+    read again with hooks that mark them instead of raising."""
     value = json.loads(
         text,
         object_pairs_hook=_marked,
         parse_constant=_Constant,
         parse_int=_integer,
-        parse_float=_Fraction if integers_only else float,
+        parse_float=_Fraction if integers_only else _marked_finite,
     )
     found = find(value, _defect)
     if found is None:  # pragma: no cover - the fast path refused what the slow one accepts
@@ -232,12 +249,6 @@ def _nested_deeper(value: Any, limit: int) -> bool:
             return False
         level = below
     return True
-
-
-def _infinite(node: Any, depth: int) -> str | None:
-    if isinstance(node, float) and math.isinf(node):
-        return "a number too large for a double (read as Infinity, not a JSON number)"
-    return None
 
 
 def _too_deep(limit: int) -> Callable[[Any, int], str | None]:
@@ -275,7 +286,9 @@ def parse_json(
             text,
             object_pairs_hook=_no_duplicates,
             parse_constant=_no_constant,
-            parse_float=_no_fraction if integers_only else float,
+            # Called for numbers with a fraction or an exponent only: a number beyond a double
+            # (1e400) is refused there, with no scan of the whole text for one.
+            parse_float=_no_fraction if integers_only else _finite,
         )
     except _Refused:
         raise _where_refused(text, integers_only) from None
@@ -293,12 +306,6 @@ def parse_json(
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
             raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])
-    # A number beyond a double (1e400) is read as Infinity, which JSON does not have: only a
-    # long exponent or a long run of digits can make one, so the walk is rarely needed.
-    if _HUGE_NUMBER.search(text) is not None:
-        huge = find(value, _infinite)
-        if huge is not None:
-            raise JSONInputError(f"not JSON this reader reads: {huge[1]}", huge[0])
     # A lone surrogate can only come from a \uD8xx-style escape or from text that already holds
     # one (not ASCII), so a regex over the text spares the walk over the value in the common
     # case, and two scans at C speed spare the regex in the commonest (the regex is slower).
