@@ -186,14 +186,17 @@ def test_timeout_must_be_positive_and_finite(
     assert "must be a positive number of seconds" in err
 
 
+@pytest.mark.parametrize("count", ["-1", str(10**22)])
 @pytest.mark.parametrize("verb", ["run", "explain", "fuzz"])
-def test_max_restarts_must_not_be_negative(capsys: pytest.CaptureFixture[str], verb: str) -> None:
+def test_max_restarts_is_bounded(capsys: pytest.CaptureFixture[str], verb: str, count: str) -> None:
     argv = ["conformance", verb, *([MOVE_FIRST] if verb == "explain" else [])]
     if verb == "fuzz":
         argv += ["--adapter", REFERENCE, "--games", "1"]
-    code, out, err = run_cli(capsys, *argv, "--max-restarts", "-1")
+    code, out, err = run_cli(capsys, *argv, "--max-restarts", count)
     assert code == 2 and out == ""
-    assert one_line(err) == "camelup conformance: --max-restarts -1: must be 0 or more"
+    assert one_line(err) == (
+        f"camelup conformance: --max-restarts {count}: must be from 0 to 1,000,000"
+    )
 
 
 def test_an_output_file_that_cannot_be_written_fails_before_the_run(

@@ -28,6 +28,7 @@ from hypothesis import given, settings
 
 from camelup.cli.app import build_parser
 from camelup.cli.common import Verb
+from camelup.harness.protocol import MAX_BLANK_LINES, SAME_BREAKS
 from camelup.io import exits
 from camelup.io.gate import MAX_INPUT_BYTES, nesting_exceeds, read_path
 from camelup.io.jsonio import JSONInputError, parse_json
@@ -68,6 +69,11 @@ REFUSED: dict[str, tuple[Callable[[Path], None], str]] = {
     "NaN then deep": (_text("[NaN, " + DEEP + "]"), "nested too deeply"),
     "long integer then deep": (_text("[" + "9" * 5000 + ", " + DEEP + "]"), "nested too deeply"),
     "deep": (_text(DEEP), "nested too deeply"),
+    # JSON Schema's integer accepts 3.0: the reader of files is what refuses it.
+    "a float for an integer": (
+        _text(json.dumps({**STATE, "players": [{**STATE["players"][0], "money": 3.0}]})),
+        "#/players/0/money: not JSON this reader reads: 3.0 is not an integer",
+    ),
 }
 STATE_VERBS = {"odds": ("odds",), "render -o": ("render", "-o", "b.svg")}
 SUITE_VERBS = ("run", "validate", "list")
@@ -271,6 +277,19 @@ MISTAKES: dict[str, tuple[int, str, tuple[tuple[str, ...], ...]]] = {
         ": garbage.json: not JSON (line 1, column 1): Expecting value\n",
         (("odds", "garbage.json"), ("render", "garbage.json")),
     ),
+    "no such clause": (
+        exits.USAGE,
+        "no clause 'no.such'",
+        (("spec", "show", "no.such"),),
+    ),
+    "an output that is a symbolic link loop": (  # replacing the link is not writing the file
+        exits.USAGE,
+        "loop.out: cannot write: Too many levels of symbolic links",
+        (
+            ("conformance", "run", "--id", CASE, "-o", "loop.out", *SMALL),
+            ("render", "--case", CASE, "-o", "loop.out", *SMALL),
+        ),
+    ),
     "no such folder to read": (
         exits.USAGE,
         "missing: no",
@@ -306,12 +325,14 @@ def test_the_same_mistake_has_the_same_code_and_words_in_every_verb(
     (small / "cases" / "first").mkdir(parents=True)
     shutil.copy(GOOD_FILE, small / "cases" / "first")
     Path("garbage.json").write_text("garbage{", "utf-8")
+    _symlink_loop(Path("loop.out"))
     listed = dict((*_verb(argv).exit_codes, *exits.COMMON))  # what its --help lists
     assert code in listed, f"{' '.join(argv)} --help does not list {code}"
     returned, _, err = run_cli(capsys, *argv)
     assert returned == code, err
     assert says in err, err
     assert "Traceback" not in err and "internal error" not in err
+    assert os.readlink("loop.out") == "loop.out.other"  # left as it was
 
 
 # ------------------------------------------------------------------------- adapter noise
@@ -343,6 +364,47 @@ def test_adapter_noise_is_a_protocol_break_within_the_timeout(
     [line] = [r for r in map(json.loads, result.stdout.splitlines()) if r.get("id") == case]
     assert line["verdict"] == "errored"
     assert says in line["reason"]
+
+
+def _starts(log: Path) -> int:
+    """How many times the adapter of ``log`` was started."""
+    return sum(line.startswith("pid ") for line in log.read_text("utf-8").splitlines())
+
+
+def test_an_adapter_that_breaks_the_same_way_after_each_restart_is_given_up(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "log"
+    result = _camelup(
+        tmp_path, "conformance", "run", "--clause", "turn.order", "--timeout", "1", "--adapter",
+        _evil("blank", log, "*"), "--format", "jsonl",
+    )  # fmt: skip
+    assert result.returncode == 4, result.stderr
+    reasons = [r["reason"] for r in map(json.loads, result.stdout.splitlines()) if "reason" in r]
+    assert len(reasons) > SAME_BREAKS
+    for reason in reasons[:SAME_BREAKS]:  # a loaded machine may see a timeout first
+        assert "blank lines while running" in reason or "no reply within 1 s" in reason
+    given_up = f"broke {SAME_BREAKS} times in a row, each time before its first reply"
+    assert all(given_up in r for r in reasons[SAME_BREAKS:]), reasons
+    assert _starts(log) == SAME_BREAKS
+    help_text = _camelup(tmp_path, "conformance", "run", "--help").stdout
+    assert f"broke {SAME_BREAKS} times in a row" in " ".join(help_text.split())
+
+
+def test_fuzz_stops_at_the_first_break_without_restarting_the_adapter(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    result = _camelup(
+        tmp_path, "conformance", "fuzz", "--games", "2", "--timeout", "1", "--adapter",
+        _evil("blank", log, "*"),
+    )  # fmt: skip
+    assert result.returncode == 4, result.stderr
+    assert result.stderr.splitlines()[-1] in (
+        "camelup conformance: the adapter broke the protocol: the adapter wrote more than"
+        f" {MAX_BLANK_LINES} blank lines while running this case",
+        "camelup conformance: the adapter broke the protocol: no reply within 1 s (the adapter"
+        " was killed)",  # a loaded machine
+    )
+    assert _starts(log) == 1
 
 
 # ------------------------------------------------------------------------------ signals
@@ -458,6 +520,16 @@ def test_the_gate_refuses_every_hostile_document_whatever_the_order(document: Ho
     # Depth is judged first, from the text: another defect before it never changes the verdict.
     assert nesting_exceeds(document.text) == document.too_deep
     assert ("nested too deeply" in refused.value.message) == document.too_deep
+
+
+@pytest.mark.parametrize(("text", "where"), [("[1, 4.0]", "/1"), ('{"a": [1e2]}', "/a/0")])
+def test_a_reader_of_integers_only_refuses_a_fraction_or_an_exponent_where_it_is(
+    text: str, where: str
+) -> None:
+    assert parse_json(text) == json.loads(text)  # an adapter's reply may say 4.0
+    with pytest.raises(JSONInputError, match="is not an integer") as refused:
+        parse_json(text, integers_only=True)
+    assert refused.value.pointer == where
 
 
 def test_the_gate_reads_a_regular_file_and_refuses_the_rest(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def read_state(name: str) -> Any:
         return f"{shown}#{pointer}" if pointer else shown
 
     try:
-        value = parse_json(read_input(name))
+        value = parse_json(read_input(name), integers_only=True)
     except InputMissing as error:
         raise UsageError(f"{name}: {error}") from None
     except InputRefused as error:

@@ -27,7 +27,7 @@ import atexit
 import concurrent.futures
 import multiprocessing
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -125,6 +125,9 @@ class FuzzResult:
     # The signal that stopped the games (SIGINT, SIGTERM, SIGHUP); the findings so far are
     # then not shrunk (that needs the adapter, and the user asked to stop): each is its game.
     interrupted: Interrupted | None = None
+    # How the adapter broke the protocol after some games had disagreed: the findings so far
+    # are kept, not shrunk (that needs the adapter). With no finding, AdapterBroke is raised.
+    broke: AdapterBroke | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen
@@ -173,9 +176,19 @@ class Judge:
         return {**wire, "want": want}
 
     def outcomes(self, wires: Sequence[Mapping[str, Any]]) -> list[Any]:
+        """The adapter's outcome for each wire; AdapterBroke at its first break: the fuzzer
+        stops there, and the rest would only restart the adapter to break it again."""
         found: dict[int, Any] = {}
-        for index, outcome in self.client.run(list(wires)):
-            found[index] = outcome
+        replies = self.client.run(list(wires))
+        try:
+            for index, outcome in replies:
+                # A failed restart ends the run with its own error (AdapterStartError).
+                if isinstance(outcome, Broken) and outcome.kind != "restart":
+                    raise AdapterBroke(outcome.message, outcome.stderr)
+                found[index] = outcome
+        finally:
+            if isinstance(replies, Generator):
+                replies.close()
         self.checks += len(wires)
         return [found[i] for i in range(len(wires))]
 
@@ -597,7 +610,7 @@ def fuzz(
         else:
             workers.close()
         raise
-    if result.interrupted is not None and isinstance(workers, _Pool):
+    if (result.interrupted or result.broke) is not None and isinstance(workers, _Pool):
         workers.stop()
     else:
         workers.close()
@@ -624,6 +637,7 @@ def _run(
         return [k for k in groups if expectations.known_finding(k[1], k[0]) is None]
 
     interrupted: Interrupted | None = None
+    broke: AdapterBroke | None = None
     while number < games:
         batch: list[_Draw] = []
         while number < games and len(batch) < ROUND:
@@ -634,6 +648,9 @@ def _run(
             judged_games = workers.judge_games(batch)
         except KeyboardInterrupt as error:  # the games before this batch still count
             interrupted = interruption(error)
+            break
+        except AdapterBroke as error:  # so do they when the adapter breaks
+            broke = error
             break
         for draw, judged in zip(batch, judged_games, strict=True):
             if judged.verdict == "skipped":
@@ -670,10 +687,14 @@ def _run(
         if (field, clause) not in chosen and expectations.known_finding(clause, field)
     ]
     examples = [groups[key].smallest.example() for key in chosen]
-    if interrupted is None:
-        shrunk = workers.shrink_all(examples, seed)
-    else:
-        shrunk = [_unshrunk(example, seed) for example in examples]
+    if broke is not None and not groups:
+        raise broke
+    shrunk = [_unshrunk(example, seed) for example in examples]
+    if interrupted is None and broke is None:
+        try:
+            shrunk = workers.shrink_all(examples, seed)
+        except AdapterBroke as error:  # the findings stand, unshrunk
+            broke = error
     findings = [
         Finding(
             field=key[0],
@@ -693,7 +714,14 @@ def _run(
         for key, example, result in zip(chosen, examples, shrunk, strict=True)
     ]
     return FuzzResult(
-        played, skipped, disagreeing, tuple(findings), tuple(known), stopped_early, interrupted
+        played,
+        skipped,
+        disagreeing,
+        tuple(findings),
+        tuple(known),
+        stopped_early,
+        interrupted,
+        broke,
     )
 
 

@@ -18,21 +18,20 @@ MAX_DEPTH = 64
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> str | None:
     """The JSON pointer of the first array or object of ``value`` nested more than ``limit``
-    levels deep, or None. Iterative, so any depth the JSON parser accepted can be measured;
-    only depths are tracked on the way, the pointer is found once something is too deep."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            members: Any = node.values()
-        elif isinstance(node, list):
-            members = node
-        else:
-            continue
-        if depth >= limit:
-            return _path_to_depth(value, limit)
-        stack.extend((member, depth + 1) for member in members if isinstance(member, dict | list))
-    return None
+    levels deep, or None. Iterative, so any depth the JSON parser accepted can be measured:
+    one pass per level over the containers only, in comprehensions (a stack of every node
+    cost a third of the loading of a 20,000-case suite); the pointer is found only when
+    something is too deep."""
+    level = [value] if isinstance(value, dict | list) else []
+    for _ in range(limit):
+        below: list[Any] = []
+        for node in level:
+            members = node.values() if isinstance(node, dict) else node
+            below += [m for m in members if isinstance(m, dict | list)]
+        if not below:
+            return None
+        level = below
+    return _path_to_depth(value, limit) if level else None
 
 
 def _path_to_depth(value: Any, limit: int) -> str:

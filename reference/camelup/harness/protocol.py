@@ -44,6 +44,12 @@ QUEUED_BYTES = 32 << 20  # read ahead of the runner: at most this much (or one l
 # Blank lines carry no message; past this many while one reply is due, the adapter is only
 # making noise (each is also charged LINE_COST bytes of the read-ahead, its real memory).
 MAX_BLANK_LINES = 10_000
+# An adapter that breaks this many times in a row, each time before its first reply since it
+# was (re)started, breaks on every restart: the remaining cases are given up at once rather
+# than after each restart's start-up and timeout (a blank-line flood under --timeout 1 cost
+# 21 of them, 49 s). Any kinds of break count: under load the same flood is now a timeout,
+# now too many blank lines.
+SAME_BREAKS = 3
 LINE_COST = 64
 POLL = 0.05  # how often a wait for a line looks whether the adapter's process has exited
 EXIT_GRACE = 0.2  # how long lines may still come after it has exited
@@ -472,6 +478,10 @@ class SubprocessAdapter:
         self.window = max(1, window)
         self.restarts = 0
         self.protocol_broken = False
+        # The kinds of the breaks in a row of freshly started processes (a reply of the
+        # current process clears them): see SAME_BREAKS.
+        self._fresh_breaks: tuple[str, ...] = ()
+        self._replied = False
         self._process: _Process | None = None
         self._hello: Hello | None = None
         self._seq = 0
@@ -520,6 +530,7 @@ class SubprocessAdapter:
             process.stop(gently=False)
             raise AdapterStartError("the restarted adapter answered hello differently")
         self._process, self._hello = process, hello
+        self._replied = False
         return hello
 
     def close(self, gently: bool = True) -> None:
@@ -544,8 +555,14 @@ class SubprocessAdapter:
         progress = time.monotonic()
         while pending or inflight:
             if self._process is None:
-                if self.restarts >= self.max_restarts:
-                    message = f"not run: the adapter was restarted {self.restarts} times, giving up"
+                breaks = self._fresh_breaks
+                if self.restarts >= self.max_restarts or len(breaks) >= SAME_BREAKS:
+                    message = (
+                        f"not run: the adapter was restarted {self.restarts} times, giving up"
+                        if len(breaks) < SAME_BREAKS
+                        else f"not run: the adapter broke {len(breaks)} times in a row, each time"
+                        f" before its first reply ({', '.join(breaks)}), giving up"
+                    )
                     for index in (*(i for _, i, _ in inflight), *pending):
                         yield index, Broken("gave-up", message)
                     return
@@ -609,12 +626,15 @@ class SubprocessAdapter:
                         inflight.popleft()
                         now = time.monotonic()
                         deep = too_deep(outcome) if text_too_deep(line) else None
+                        self._replied, self._fresh_breaks = True, ()
                         yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
             self.protocol_broken = True
             inflight.popleft()
             assert broken is not None
+            if not self._replied:
+                self._fresh_breaks += (broken.kind,)
             yield index, broken
             pending.extendleft(reversed([i for _, i, _ in inflight]))
             inflight.clear()

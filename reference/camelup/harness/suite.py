@@ -349,7 +349,7 @@ def _case_file(data: bytes, name: str, gate: Schemas) -> tuple[list[Case], list[
     # A lone surrogate, and a case nested too deeply, are refused case by case, below: the
     # other cases of the file stay usable.
     try:
-        document = parse_json(data, allow_surrogates=True)
+        document = parse_json(data, allow_surrogates=True, integers_only=True)
     except JSONInputError as error:
         return [], [Problem(name, error.pointer, error.message)]
     raw_cases = document.get("cases") if isinstance(document, dict) else None

@@ -14,7 +14,10 @@ say, the JSON pointer of the offending place; never a traceback:
   ``max_depth`` says: that bound is checked on the text before anything else, so the parser
   never runs out of stack whatever else is wrong with the document;
 * unless ``allow_surrogates``, a lone surrogate escape (``"\\ud800"``), which no UTF-8 output (a
-  report, a terminal, a pipe to an adapter) can carry.
+  report, a terminal, a pipe to an adapter) can carry;
+* with ``integers_only``, a number with a fraction or an exponent (``4.0``, ``1e2``): the
+  schemas of case files and states have integers only, and JSON Schema's ``integer`` accepts
+  ``4.0``; a file someone wrote must say ``4`` (an adapter's reply may say ``4.0``).
 
 :func:`pointer` is :func:`camelup.model.errors.pointer`, the one builder of JSON pointers (RFC
 6901: ``~`` as ``~0``, ``/`` as ``~1``), made printable.
@@ -44,7 +47,6 @@ __all__ = [
 ]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_HUGE_NUMBER = re.compile(r"\d[eE]\+?\d{3}|\d{300}")
 _MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
@@ -168,6 +170,31 @@ def _marked(pairs: list[tuple[str, Any]]) -> _Marked:
     return out
 
 
+class _Fraction:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _Infinite:
+    """A number too large for a double, which Python reads as Infinity."""
+
+
+def _no_fraction(text: str) -> Any:
+    raise _Refused
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _Refused
+    return value
+
+
+def _marked_finite(text: str) -> float | _Infinite:
+    value = float(text)
+    return _Infinite() if math.isinf(value) else value
+
+
 def _integer(digits: str) -> Any:
     try:
         return int(digits)
@@ -182,14 +209,23 @@ def _defect(node: Any, depth: int) -> str | None:
         return f"{node.name} is not a JSON number"
     if isinstance(node, _LongInteger):
         return f"an integer of {node.digits} digits (more than this reader converts)"
+    if isinstance(node, _Infinite):
+        return "a number too large for a double (read as Infinity, not a JSON number)"
+    if isinstance(node, _Fraction):
+        return f"{printable(node.text[:40])} is not an integer (this document has integers only)"
     return None
 
 
-def _where_refused(text: str) -> JSONInputError:
-    """The first duplicate key, non-number constant or over-long integer of ``text``, with its
-    pointer: the text is read again with hooks that mark them instead of raising."""
+def _where_refused(text: str, integers_only: bool) -> JSONInputError:
+    """The first duplicate key, non-number constant, over-long integer, infinite number or
+    (``integers_only``) number with a fraction of ``text``, with its pointer: the text is
+    read again with hooks that mark them instead of raising."""
     value = json.loads(
-        text, object_pairs_hook=_marked, parse_constant=_Constant, parse_int=_integer
+        text,
+        object_pairs_hook=_marked,
+        parse_constant=_Constant,
+        parse_int=_integer,
+        parse_float=_Fraction if integers_only else _marked_finite,
     )
     found = find(value, _defect)
     if found is None:  # pragma: no cover - the fast path refused what the slow one accepts
@@ -215,12 +251,6 @@ def _nested_deeper(value: Any, limit: int) -> bool:
     return True
 
 
-def _infinite(node: Any, depth: int) -> str | None:
-    if isinstance(node, float) and math.isinf(node):
-        return "a number too large for a double (read as Infinity, not a JSON number)"
-    return None
-
-
 def _too_deep(limit: int) -> Callable[[Any, int], str | None]:
     def check(node: Any, depth: int) -> str | None:
         if depth > limit and isinstance(node, dict | list):
@@ -231,7 +261,11 @@ def _too_deep(limit: int) -> Callable[[Any, int], str | None]:
 
 
 def parse_json(
-    data: str | bytes, *, allow_surrogates: bool = False, max_depth: int | None = None
+    data: str | bytes,
+    *,
+    allow_surrogates: bool = False,
+    max_depth: int | None = None,
+    integers_only: bool = False,
 ) -> Any:
     """The JSON value of ``data`` (bytes must be UTF-8); raises :class:`JSONInputError`.
 
@@ -239,7 +273,8 @@ def parse_json(
     looks for them itself (:func:`lone_surrogate`), to refuse only the part of the document
     that holds one. ``max_depth`` bounds the nesting of arrays and objects (the root is at
     depth 0) for documents whose values are walked freely, such as the expected values of a
-    case file; without it, the parser's own limit applies.
+    case file; without it, the parser's own limit applies. ``integers_only`` refuses a
+    number with a fraction or an exponent, where it is.
     """
     if nesting_exceeds(data):
         raise JSONInputError(
@@ -247,9 +282,16 @@ def parse_json(
         )
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            # Called for numbers with a fraction or an exponent only: a number beyond a double
+            # (1e400) is refused there, with no scan of the whole text for one.
+            parse_float=_no_fraction if integers_only else _finite,
+        )
     except _Refused:
-        raise _where_refused(text) from None
+        raise _where_refused(text, integers_only) from None
     except json.JSONDecodeError as error:
         raise JSONInputError(
             f"not JSON (line {error.lineno}, column {error.colno}): {error.msg}"
@@ -259,17 +301,11 @@ def parse_json(
     except RecursionError:
         raise JSONInputError("not JSON this reader reads: nested too deeply") from None
     except ValueError:  # an integer of more digits than Python converts
-        raise _where_refused(text) from None
+        raise _where_refused(text, integers_only) from None
     if max_depth is not None and _nested_deeper(value, max_depth):
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
             raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])
-    # A number beyond a double (1e400) is read as Infinity, which JSON does not have: only a
-    # long exponent or a long run of digits can make one, so the walk is rarely needed.
-    if _HUGE_NUMBER.search(text) is not None:
-        huge = find(value, _infinite)
-        if huge is not None:
-            raise JSONInputError(f"not JSON this reader reads: {huge[1]}", huge[0])
     # A lone surrogate can only come from a \uD8xx-style escape or from text that already holds
     # one (not ASCII), so a regex over the text spares the walk over the value in the common
     # case, and two scans at C speed spare the regex in the commonest (the regex is slower).

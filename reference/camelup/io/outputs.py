@@ -49,7 +49,11 @@ def _in_place(path: Path) -> bool:
     """Whether ``path`` is something to write into rather than replace (a device, a FIFO)."""
     try:
         mode = os.stat(path).st_mode
-    except (OSError, ValueError):
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # renaming over it would replace the link, not write
+            raise _refused(path, error) from None
+        return False
+    except ValueError:
         return False
     if stat.S_ISDIR(mode):
         raise OutputRefused(f"{path}: cannot write: it is a folder", exits.USAGE)

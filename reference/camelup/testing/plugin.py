@@ -309,8 +309,11 @@ class FuzzItem(SuiteItem):
             raise CaseFailed(f"the adapter broke the protocol: {error}") from None
         except NoCommonRuleset as error:
             pytest.skip(str(error))
-        if found.findings:
-            raise CaseFailed("\n".join(_finding_lines(found.findings)))
+        if found.findings:  # and the adapter's break after them, if it broke
+            lines = list(_finding_lines(found.findings))
+            if found.broke is not None:
+                lines.append(f"the adapter broke the protocol: {found.broke}")
+            raise CaseFailed("\n".join(lines))
         if found.known:
             pytest.xfail("; ".join(f"{k.clause} at {k.field}: {k.why}" for k in found.known))
         if found.skipped:

@@ -23,7 +23,7 @@ from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
     from camelup.harness.expectations import Expectations
-    from camelup.harness.fuzz import Finding, FuzzResult, Progress
+    from camelup.harness.fuzz import AdapterBroke, Finding, FuzzResult, Progress
 
 
 # Days of games at the reference's pace: a larger count is a typo, not a plan (Ctrl-C keeps the
@@ -207,9 +207,7 @@ def handle(options: FuzzOptions) -> int:
         )
     except AdapterBroke as error:
         progress.clear()
-        error_line(shared.PREFIX, f"the adapter broke the protocol: {error}")
-        if error.stderr.strip():
-            print(printable(textwrap.indent(error.stderr, "  | ")), file=sys.stderr)
+        _broke(error)
         return exits.PROTOCOL
     except NoCommonRuleset as error:
         progress.clear()
@@ -235,7 +233,21 @@ def handle(options: FuzzOptions) -> int:
                 f" game(s): the {len(result.findings)} finding(s) so far are not shrunk",
             )
             return result.interrupted.exit_code
+        if result.broke is not None:
+            error_line(
+                shared.PREFIX,
+                f"fuzz stopped after {result.games} game(s): the {len(result.findings)}"
+                " finding(s) so far are not shrunk",
+            )
+            _broke(result.broke)
+            return exits.PROTOCOL
     return code
+
+
+def _broke(error: AdapterBroke) -> None:
+    error_line(shared.PREFIX, f"the adapter broke the protocol: {error}")
+    if error.stderr.strip():
+        print(printable(textwrap.indent(error.stderr, "  | ")), file=sys.stderr)
 
 
 def _summary(result: FuzzResult, options: FuzzOptions) -> None:
@@ -249,7 +261,7 @@ def _summary(result: FuzzResult, options: FuzzOptions) -> None:
     )
     for finding in result.findings:
         say(_finding_line(finding))
-        if not finding.confirmed and result.interrupted is None:  # unconfirmed: not re-run
+        if not finding.confirmed and (result.interrupted or result.broke) is None:  # not re-run
             say("  warning: the shrunk case does not fail against the adapter on a re-run")
     for known in result.known:
         say(

@@ -4,6 +4,7 @@ case filters, the adapter and its limits, and an output file checked before any 
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import sys
@@ -25,6 +26,7 @@ MAX_SECONDS = 86_400.0  # a day: far beyond any sane case, far below what a lock
 MIN_LINE_BYTES = 1024
 MAX_LINE_BYTES = 1 << 30
 DEFAULT_LINE_BYTES = 16 << 20  # 16 MiB: a whole game's states is well under 1 MiB
+MAX_RESTARTS = 1_000_000  # far more restarts than a suite has cases: a larger count is a typo
 
 
 # ------------------------------------------------------------------------------------ suite
@@ -151,8 +153,10 @@ class AdapterOptions:
             raise UsageError("--adapter: the command is empty")
         seconds("--timeout", namespace.timeout)
         seconds("--handshake-timeout", namespace.handshake_timeout)
-        if namespace.max_restarts < 0:
-            raise UsageError(f"--max-restarts {namespace.max_restarts}: must be 0 or more")
+        if not 0 <= namespace.max_restarts <= MAX_RESTARTS:
+            raise UsageError(
+                f"--max-restarts {namespace.max_restarts}: must be from 0 to {MAX_RESTARTS:,}"
+            )
         if not MIN_LINE_BYTES <= namespace.max_line_bytes <= MAX_LINE_BYTES:
             raise UsageError(
                 f"--max-line-bytes {namespace.max_line_bytes}: must be from {MIN_LINE_BYTES}"
@@ -217,7 +221,9 @@ def add_adapter(parser: argparse.ArgumentParser, *, required: bool = False) -> N
         type=int,
         default=20,
         metavar="N",
-        help="give up after restarting a broken adapter N times (default: %(default)s)",
+        help=f"give up after restarting a broken adapter N times, at most {MAX_RESTARTS:,}"
+        " (default: %(default)s), or once it broke 3 times in a row, each time before its"
+        " first reply",
     )
     parser.add_argument(
         "--max-line-bytes",
@@ -242,6 +248,11 @@ def check_output(option: str, output: str | None) -> None:
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"{option} {output}: no such folder {folder}")
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a symbolic link loop names no file to write
+            raise UsageError(f"{option} {output}: cannot write: {error.strerror}") from None
     writable = os.access(path, os.W_OK) if path.exists() else os.access(folder, os.W_OK)
     if not writable:
         raise UsageError(f"{option} {output}: not writable")

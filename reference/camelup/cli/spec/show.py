@@ -6,7 +6,7 @@ import argparse
 
 import attrs
 
-from camelup.cli.common import Verb, error_line, say
+from camelup.cli.common import UsageError, Verb, say
 from camelup.io import exits
 
 
@@ -31,9 +31,10 @@ def handle(options: ShowOptions) -> int:
     from camelup.spec.registry import load_registry
 
     registry = load_registry()
-    if options.clause not in registry.clause_ids:
-        error_line("spec show", f"no clause {options.clause!r}")
-        return exits.FAILED
+    if options.clause not in registry.clause_ids:  # an unknown name is a usage error
+        near = sorted(c for c in registry.clause_ids if options.clause and options.clause in c)
+        hint = f" (did you mean {', '.join(near[:3])}?)" if near else ""
+        raise UsageError(f"no clause {options.clause!r}{hint}")
     clause = registry.clause(options.clause)
     say(f"{clause.number} {clause.id}  [{', '.join(sorted(clause.rule_sets))}; {clause.level}]")
     if clause.variant:
@@ -51,8 +52,7 @@ VERB = Verb(
     example="camelup spec show tile.land.backward",
     exit_codes=(
         (exits.OK, "the clause is shown"),
-        (exits.FAILED, "no clause has that ID"),
-        (exits.USAGE, "usage error: bad option"),
+        (exits.USAGE, "usage error: bad option, no clause with that ID"),
     ),
     add_arguments=add_arguments,
     options=ShowOptions.from_namespace,
