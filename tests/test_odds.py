@@ -6,8 +6,9 @@
 - hypothesis: on generated positions of every rule set and variant, the oracle equals the plain
   enumeration through ``apply`` (``camelup.odds.by_apply``) exactly: places, race end, sequence
   count, tile coins, ticket values, and the value of every tile action;
-- the rules are shared: patching a movement, crazy-camel, tile or whirlwind rule in its module
-  changes ``apply`` and the odds alike;
+- the rules are shared: patching a movement, crazy-camel, tile, whirlwind or chance rule in its
+  module changes ``apply`` (or ``chance_outcomes``) and the odds alike, and the Monte Carlo
+  follows a patched chance rule;
 - the whole-race Monte Carlo agrees with the exact odds where the race must end in the leg.
 """
 
@@ -37,6 +38,7 @@ from camelup import (
     TakePyramidTicket,
     TileSide,
     apply,
+    chance_outcomes,
     legal_actions,
 )
 from camelup.io.codec import dumps
@@ -51,7 +53,7 @@ from camelup.odds.exact import (
     leg_odds,
     race_estimates,
 )
-from camelup.rules import crazy, movement, whirlwind
+from camelup.rules import crazy, movement, race, whirlwind
 from camelup.tools.render.odds_text import action_label, leg_table
 from commands import run_cli
 from helpers import build, ruleset
@@ -375,6 +377,46 @@ def test_a_patched_whirlwind_rule_changes_play_and_odds(monkeypatch: pytest.Monk
     _changes_both(monkeypatch, state, roll, whirlwind, "whirlwind_destination", no_arrows)
 
 
+def _loaded(fair: Callable[..., Any]) -> Callable[..., Any]:
+    """A wrong chance rule: the grey die comes out twice as often as a racing die, and every die
+    shows a 3 twice as often as a 1 or a 2."""
+
+    def roll_chances(pyramid: tuple[Die, ...]) -> tuple[tuple[DieRoll, Fraction], ...]:
+        draws = {die: 2 if die is Die.GREY else 1 for die in pyramid}
+        total = sum(draws.values())
+        return tuple(
+            (
+                roll,
+                F(draws[roll.die], total)
+                * (F(1, 2) if roll.value == 3 else F(1, 4))
+                * (F(1, 2) if roll.die is Die.GREY else 1),
+            )
+            for roll, _ in fair(pyramid)
+        )
+
+    return roll_chances
+
+
+def test_a_patched_chance_rule_changes_play_and_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chance_outcomes`` and the odds take the dice's chances from one rule
+    (``move.pyramid.chance``, ``race.roll_chances``): load the dice there and the odds still
+    equal the enumeration through apply, with the loaded chances."""
+    state = build(
+        ruleset("second"),
+        {9: "cW R", 8: "B", 10: "G", 11: "Y", 12: "P", 14: "cK"},
+        revealed=["B", "G"],
+        pyramid_tickets={0: 2},
+    )
+    fair = leg_odds(state)
+    monkeypatch.setattr(race, "roll_chances", _loaded(race.roll_chances))
+    chances = dict(chance_outcomes(state))  # red, yellow, purple and grey in the pyramid
+    assert chances[DieRoll(Die.GREY, 3, Camel.CRAZY_WHITE)] == F(2, 5) * F(1, 4)
+    assert chances[DieRoll(Die.RED, 1)] == F(1, 5) * F(1, 4)
+    assert sum(chances.values()) == 1
+    assert leg_odds(state).places() != fair.places()
+    _same_as_apply(state)
+
+
 # --- whole races ---------------------------------------------------------------------------
 
 
@@ -400,6 +442,28 @@ def test_monte_carlo_agrees_with_the_exact_odds_when_the_race_ends_in_the_leg(
             assert estimate.low <= estimate.value <= estimate.high
     assert sum(estimates.winner_counts.values()) == races
     assert race_estimates(state, 500, seed=3) == race_estimates(state, 500, seed=3)
+
+
+def test_monte_carlo_draws_the_dice_by_the_chance_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loaded dice (``race.roll_chances`` patched): the races follow the loaded odds, which the
+    fair ones are too far from to pass for them (yellow wins 42% loaded, 37% fair)."""
+    state = build(ruleset("first"), {12: "B", 13: "G", 14: "O Y", 16: "W"})
+    fair = leg_odds(state)
+    monkeypatch.setattr(race, "roll_chances", _loaded(race.roll_chances))
+    loaded = leg_odds(state)
+    assert loaded.race_end == 1
+    races = 4000
+    estimates = race_estimates(state, races, seed=7)
+    worst_fair = 0.0
+    for camel in state.ruleset.racing_camels:
+        for estimate, place in ((estimates.winner[camel], 1), (estimates.loser[camel], 5)):
+            p = float(loaded.place(camel, place))
+            sigma = math.sqrt(p * (1 - p) / races)
+            assert abs(estimate.value - p) <= 4 * sigma + 1e-12, (camel, place)
+            worst_fair = max(
+                worst_fair, abs(estimate.value - float(fair.place(camel, place))) / sigma
+            )
+    assert worst_fair > 6
 
 
 def test_monte_carlo_in_two_processes_counts_every_race(capsys: pytest.CaptureFixture[str]) -> None:

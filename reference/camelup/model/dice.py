@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
-from camelup.model.camels import Camel, Die
+from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.errors import Violation
 from camelup.model.trace import implements
 
@@ -48,3 +50,15 @@ def face_problem(roll: DieRoll) -> Violation | None:
     if not grey and roll.colour is not None:
         return Violation("die-face", clause, "a racing die has no crazy colour", ("colour",))
     return None
+
+
+@functools.cache
+@implements("dice.racing-faces", "dice.grey-faces")
+def die_rolls(die: Die) -> tuple[DieRoll, ...]:
+    """Every roll ``die`` can show: 1, 2 or 3, and for the grey die each number in white and in
+    black (white first), as :func:`face_problem` accepts them."""
+    if die is _GREY:
+        return tuple(
+            DieRoll(die, value, colour) for colour in CRAZY_CAMELS for value in FACE_VALUES
+        )
+    return tuple(DieRoll(die, value) for value in FACE_VALUES)

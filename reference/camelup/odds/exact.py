@@ -2,9 +2,11 @@
 
 The model
 ---------
-From a position, only the pyramid action is played: every die left in the pyramid is equally
-likely to come out, a racing die shows 1, 2 or 3 with probability 1/3 each and the grey die
-each of its six faces (1, 2, 3 in white or black) with probability 1/6 (``move.pyramid.chance``).
+From a position, only the pyramid action is played, with the chances of the chance rule
+(``move.pyramid.chance``, :func:`camelup.rules.race.roll_chances`, which ``chance_outcomes``
+gives too): every die left in the pyramid is equally likely to come out, a racing die shows 1, 2
+or 3 with probability 1/3 each and the grey die each of its six faces (1, 2, 3 in white or
+black) with probability 1/6.
 Dice come out until the edition's leg end (``leg.end.first``, ``leg.end.second``: five dice) or
 until a unit crosses the finish line (``end.crossing.*``), whichever comes first. Nobody bets,
 places a tile or moves one meanwhile. Who takes each pyramid ticket changes nothing in this
@@ -27,7 +29,8 @@ Exactness
 :func:`leg_odds` enumerates every outcome sequence, merging equal positions (the track and the
 dice left) level by level, and weighs them with whole numbers: with ``n`` dice in the pyramid a
 step has ``n × m`` equally likely faces (``m`` = 6 when the ruleset has the grey die, else 3), a
-racing face counting ``m / 3`` of them and a grey face one. Every figure is a whole-number weight
+racing face counting ``m / 3`` of them and a grey face one (the whole numbers are worked out
+from the chance rule's fractions: :class:`_Chances`). Every figure is a whole-number weight
 over :attr:`LegOdds.total_weight`, the product of ``n × m`` over the leg's steps, so that a
 sequence ending the race early weighs as many full sequences as it cuts off; one division at the
 end gives each exact :class:`~fractions.Fraction`. In the first edition a full sequence weighs 1,
@@ -54,6 +57,7 @@ finish card on it, each with a 95% confidence interval.
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
 import multiprocessing
@@ -66,7 +70,7 @@ import attrs
 
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket, TakePyramidTicket
 from camelup.model.camels import CRAZY_CAMELS, Camel, Die
-from camelup.model.dice import FACE_VALUES, DieRoll
+from camelup.model.dice import DieRoll
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
 from camelup.model.track import LAST_SPACE, Stack
@@ -87,16 +91,79 @@ __all__ = [
 Ranking = tuple[Camel, ...]
 
 
-def _faces_per_die(ruleset: Ruleset) -> int:
-    """``m``: the equally likely faces one step counts per die (6 with the grey die, else 3)."""
-    return 6 if Die.GREY in ruleset.dice else 3
+ChanceRule = Callable[[tuple[Die, ...]], tuple[tuple[DieRoll, Fraction], ...]]
 
 
-def _rolls(die: Die, faces: int) -> tuple[tuple[DieRoll, int], ...]:
-    """Every roll of ``die`` with its weight among ``faces`` equally likely faces of a die."""
-    if die is Die.GREY:
-        return tuple((DieRoll(die, v, c), 1) for c in CRAZY_CAMELS for v in FACE_VALUES)
-    return tuple((DieRoll(die, v), faces // 3) for v in FACE_VALUES)
+@attrs.frozen
+class _Chances:
+    """The chance rule (``move.pyramid.chance``, :func:`camelup.rules.race.roll_chances`) in
+    whole numbers, for one ruleset's dice and one pyramid.
+
+    ``faces``: the common denominator of the faces' chances once a die is drawn (6 with the grey
+    die, else 3); ``rolls[die]``: each roll of ``die`` with its chance times ``faces``.
+    ``draws[mask]``, for the dice of ``pyramid`` whose bits are set in ``mask``: each die, its
+    chance of being drawn times ``per_draw[number of dice in mask]`` (the common denominator of
+    the draws from that many dice), and the mask without it.
+    """
+
+    faces: int
+    rolls: Mapping[Die, tuple[tuple[DieRoll, int], ...]]
+    draws: tuple[tuple[tuple[Die, int, int], ...], ...]
+    per_draw: Mapping[int, int]
+
+    def scale(self, pyramid_size: int, steps: int) -> list[int]:
+        """``scale[k]``: the weight of one unit at level ``k`` (``k`` dice out) in units of
+        ``1 / scale[0]``, the product of the weights of the steps after ``k``."""
+        scale = [1] * (steps + 1)
+        for k in range(steps - 1, -1, -1):
+            scale[k] = scale[k + 1] * self.faces * self.per_draw[pyramid_size - k]
+        return scale
+
+
+@functools.lru_cache(maxsize=256)
+def _chances(rule: ChanceRule, all_dice: tuple[Die, ...], pyramid: tuple[Die, ...]) -> _Chances:
+    """``rule``'s chances as :class:`_Chances`; keyed by the rule itself, so that a patched rule
+    is asked again. The enumeration shares a die's moves among the positions with any dice
+    left, so a rule under which a die's faces have other chances with other dice left is
+    refused."""
+    given: dict[Die, tuple[tuple[DieRoll, Fraction], ...]] = {}
+    drawn_from: list[dict[Die, Fraction]] = []
+    for dice in [all_dice] + [
+        tuple(pyramid[i] for i in range(len(pyramid)) if mask >> i & 1)
+        for mask in range(1 << len(pyramid))
+    ]:
+        drawn: dict[Die, Fraction] = {}
+        by_die: dict[Die, list[tuple[DieRoll, Fraction]]] = {}
+        for roll, chance in rule(dice):
+            drawn[roll.die] = drawn.get(roll.die, Fraction(0)) + chance
+            by_die.setdefault(roll.die, []).append((roll, chance))
+        for die, found in by_die.items():
+            once_drawn = tuple((roll, chance / drawn[die]) for roll, chance in found)
+            if given.setdefault(die, once_drawn) != once_drawn:
+                message = f"the {die.value} die's faces have other chances with other dice left"
+                raise ValueError(message)
+        drawn_from.append(drawn)
+    faces = math.lcm(*(c.denominator for rolls in given.values() for _, c in rolls))
+    rolls = {
+        die: tuple((roll, int(c * faces)) for roll, c in found if c) for die, found in given.items()
+    }
+    per_draw: dict[int, int] = {}
+    for mask, drawn in enumerate(drawn_from[1:]):
+        size = mask.bit_count()
+        per_draw[size] = math.lcm(per_draw.get(size, 1), *(c.denominator for c in drawn.values()))
+    draws = tuple(
+        tuple(
+            (die, int(drawn[die] * per_draw[mask.bit_count()]), mask & ~(1 << i))
+            for i, die in enumerate(pyramid)
+            if mask >> i & 1 and drawn.get(die)
+        )
+        for mask, drawn in enumerate(drawn_from[1:])
+    )
+    return _Chances(faces, rolls, draws, per_draw)
+
+
+def _chances_of(ruleset: Ruleset, pyramid: tuple[Die, ...]) -> _Chances:
+    return _chances(race.roll_chances, ruleset.dice, pyramid)
 
 
 def _steps_left(ruleset: Ruleset, revealed: int, in_pyramid: int) -> int:
@@ -184,54 +251,55 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
     (:func:`camelup.rules.race.lift_mover`) and moved per number
     (:func:`camelup.rules.movement.move_camel_unit`). For the grey die the crazy-camel rule is
     asked once per colour (it is given the colour, not the number, and the colour reaches no
-    other rule); when both colours move the same camel, the two faces of each number are one
-    move of weight two. Every rule is looked up when the source is made, so a patched rule
-    changes the odds as it changes ``apply``.
+    other rule); when both colours move the same camel, the faces of each number are one move
+    whose weight is theirs together. The faces' weights are the chance rule's
+    (:func:`camelup.rules.race.roll_chances`). Every rule is looked up when the source is made,
+    so a patched rule changes the odds as it changes ``apply``.
     """
-    faces = _faces_per_die(ruleset)
-    racing: dict[Die, tuple[tuple[DieRoll, ...], int]] = {
-        die: (tuple(DieRoll(die, v) for v in FACE_VALUES), faces // 3)
-        for die in ruleset.dice
-        if die is not Die.GREY
+    rolls = _chances_of(ruleset, ()).rolls
+    racing: dict[Die, tuple[tuple[DieRoll, int], ...]] = {
+        die: found for die, found in rolls.items() if die is not Die.GREY
     }
-    white, black = CRAZY_CAMELS
-    white_rolls = tuple(DieRoll(Die.GREY, v, white) for v in FACE_VALUES)
-    black_rolls = tuple(DieRoll(Die.GREY, v, black) for v in FACE_VALUES)
+    colours = tuple(CRAZY_CAMELS)
+    grey_rolls = {
+        colour: tuple((r, w) for r, w in rolls.get(Die.GREY, ()) if r.colour is colour)
+        for colour in colours
+    }
     choose, lift, move = crazy.choose_crazy_camel, race.lift_mover, movement.move_camel_unit
     grey = Die.GREY
 
-    def lift_and_move(
-        here: tuple[Stack, ...],
-        rolls: tuple[DieRoll, ...],
-        weight: int,
-        times: int,
-        chosen: tuple[Camel, str] | None,
-        steps: list[_Step],
-    ) -> list[_Step]:
-        lifted = list(here)
-        camel, origin, unit = lift(lifted, rolls[0], chosen)
-        for roll in rolls:
-            moved = lifted.copy()
-            outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
-            steps.append((weight, times, outcome, moved, roll))
-        return steps
-
     def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
-        if die is not grey:  # lift_and_move's loop, written out: five dice in six are racing
-            rolls, weight = racing[die]
+        steps: list[_Step] = []
+        if die is not grey:  # five dice in six are racing: one camel, one lift
+            faces = racing[die]
             lifted = list(here)
-            camel, origin, unit = lift(lifted, rolls[0], None)
-            steps: list[_Step] = []
-            for roll in rolls:
+            camel, origin, unit = lift(lifted, faces[0][0], None)
+            for roll, weight in faces:
                 moved = lifted.copy()
                 outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
                 steps.append((weight, 1, outcome, moved, roll))
             return steps
-        by_white, by_black = choose(here, white), choose(here, black)
-        if by_white[0] is by_black[0]:  # both faces of each number make the same move
-            return lift_and_move(here, white_rolls, 2, 2, by_white, [])
-        steps = lift_and_move(here, white_rolls, 1, 1, by_white, [])
-        return lift_and_move(here, black_rolls, 1, 1, by_black, steps)
+        # the crazy camel each colour moves; colours that move the same camel share its moves
+        movers: dict[Camel, tuple[tuple[Camel, str], dict[int, list[Any]]]] = {}
+        for colour in colours:
+            chosen = choose(here, colour)
+            _, by_value = movers.setdefault(chosen[0], (chosen, {}))
+            for roll, weight in grey_rolls[colour]:
+                same = by_value.get(roll.value)
+                if same is None:
+                    by_value[roll.value] = [weight, 1, roll]
+                else:
+                    same[0] += weight
+                    same[1] += 1
+        for chosen, by_value in movers.values():
+            lifted = list(here)
+            first = next(iter(by_value.values()))[2]
+            camel, origin, unit = lift(lifted, first, chosen)
+            for weight, times, roll in by_value.values():
+                moved = lifted.copy()
+                outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
+                steps.append((weight, times, outcome, moved, roll))
+        return steps
 
     return _MoveSource(moves, tuple, ranking.ranking)
 
@@ -304,17 +372,13 @@ def _enumerate(
     """The one enumeration of the leg: level by level, one die per level, merging equal
     positions (the track and the dice left), with the moves that ``source`` gives from
     ``track`` (a track in the source's terms)."""
-    faces = _faces_per_die(ruleset)
+    chances = _chances_of(ruleset, pyramid)
     steps = _steps_left(ruleset, revealed, len(pyramid))
     # scale[k]: the weight of one unit at level k in units of 1/total (the steps after k)
-    scale = [1] * (steps + 1)
-    for k in range(steps - 1, -1, -1):
-        scale[k] = scale[k + 1] * faces * (len(pyramid) - k)
-    # the dice left as a bit mask: draws[mask] = ((a die left, the mask without it), ...)
-    draws = [
-        tuple((pyramid[i], mask & ~(1 << i)) for i in range(len(pyramid)) if mask >> i & 1)
-        for mask in range(1 << len(pyramid))
-    ]
+    scale = chances.scale(len(pyramid), steps)
+    # the dice left as a bit mask: draws[mask] = ((a die left, its weight, the mask without it),
+    # ...)
+    draws = chances.draws
     moves, position, rank = source.moves, source.position, source.rank
     finals: dict[Ranking, int] = {}
     finals_get = finals.get
@@ -334,8 +398,8 @@ def _enumerate(
         for mask, positions in enumerate(level):
             for here, (weight, count) in positions.items():
                 if last:  # every move ends the leg: only its ranking, payment and crossing count
-                    weighed = weight * unit
-                    for die, _ in draws[mask]:
+                    for die, drawn, _ in draws[mask]:
+                        weighed = weight * drawn * unit
                         for face_weight, times, moved, after, _ in moves(here, die):
                             ranked = rank(after)
                             finals[ranked] = finals_get(ranked, 0) + weighed * face_weight
@@ -348,10 +412,11 @@ def _enumerate(
                                     race_end += weighed * face_weight
                                     race_end_sequences += count * times
                     continue
-                for die, rest in draws[mask]:
+                for die, drawn, rest in draws[mask]:
                     reached = following[rest]
+                    weighed = weight * drawn
                     for face_weight, times, moved, after, _ in moves(here, die):
-                        w = weight * face_weight
+                        w = weighed * face_weight
                         c = count * times
                         if moved.payments:
                             for payment in moved.payments:
@@ -441,10 +506,11 @@ def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) ->
             gc.enable()
 
 
-# One draw of a die from a position of the pass without the player's tile: the die, the dice
-# left after it, the weighted reward of its moves that end the leg, the bits of the spaces its
-# own moves land on, and the other moves' (weight, track after, reward below, bits landed below).
-_Draw = tuple[Die, int, int, int, tuple[tuple[int, int, int, int], ...]]
+# One draw of a die from a position of the pass without the player's tile: the die, its draw
+# weight, the dice left after it, the weighted reward of its moves that end the leg, the bits of
+# the spaces its own moves land on, and the other moves' (weight, track after, reward below,
+# bits landed below); the weights include the draw's.
+_Draw = tuple[Die, int, int, int, int, tuple[tuple[int, int, int, int], ...]]
 
 
 class _TileValues:
@@ -468,15 +534,10 @@ class _TileValues:
         self.shared = _SharedMoves(state.ruleset, self.others)
         self.root = self.shared.number(state.track)
         self.dice = state.pyramid
-        self.draws = [
-            tuple((self.dice[i], mask & ~(1 << i)) for i in range(len(self.dice)) if mask >> i & 1)
-            for mask in range(1 << len(self.dice))
-        ]
+        chances = _chances_of(state.ruleset, self.dice)
+        self.draws = chances.draws
         self.root_mask = len(self.draws) - 1
-        faces = _faces_per_die(state.ruleset)
-        self.scale = [1] * (steps + 1)
-        for k in range(steps - 1, -1, -1):
-            self.scale[k] = self.scale[k + 1] * faces * (len(self.dice) - k)
+        self.scale = chances.scale(len(self.dice), steps)
         self.held = state.players[seat].leg_tickets
         self.rewards: dict[Ranking, int] = {}
         # (track number, dice left) -> (value of the held tickets, bits of the spaces landed on)
@@ -524,21 +585,23 @@ class _TileValues:
         unit, last = self.scale[k + 1], k + 1 == self.steps
         reward = landed = 0
         draws = []
-        for die, rest in self.draws[mask]:
+        for die, drawn, rest in self.draws[mask]:
             lands = 0
             for landing in self.shared.kept_moves(here, die)[1]:
                 if 1 <= landing <= LAST_SPACE:
                     lands |= 1 << landing
             ended, going = self._summary(here, die, last)
+            ended *= drawn
             reward += ended * unit
             children = []
-            for weight, after in going:
+            for face_weight, after in going:
+                weight = face_weight * drawn
                 below, below_landed = self._base(after, rest, k + 1)
                 reward += weight * below
                 landed |= below_landed
                 children.append((weight, after, below, below_landed))
             landed |= lands
-            draws.append((die, rest, ended, lands, tuple(children)))
+            draws.append((die, drawn, rest, ended, lands, tuple(children)))
         self.details[here, mask] = tuple(draws)
         found = self.base[here, mask] = (reward, landed)
         return found
@@ -566,9 +629,9 @@ class _TileValues:
             unit, last = self.scale[k + 1], k + 1 == self.steps
             coins = reward = 0
             if known is not None:  # a position of the pass without the tile: its draws are known
-                for die, rest, ended, lands, children in details[here, mask]:
+                for die, drawn, rest, ended, lands, children in details[here, mask]:
                     if lands & bit:
-                        found = meets(here, die, rest, k, unit, last)
+                        found = meets(here, die, drawn, rest, k, unit, last)
                         coins += found[0]
                         reward += found[1]
                         continue
@@ -582,12 +645,13 @@ class _TileValues:
                             reward += weight * below
                 found = memo[here, mask] = (coins, reward)
                 return found
-            for die, rest in self.draws[mask]:
+            for die, drawn, rest in self.draws[mask]:
                 landings = shared.kept_moves(here, die)[1]
                 if space not in landings:  # every kept move holds with the tile
                     ended, going = summary(here, die, last)
-                    reward += ended * unit
-                    for weight, after in going:
+                    reward += ended * drawn * unit
+                    for face_weight, after in going:
+                        weight = face_weight * drawn
                         known = base.get((after, rest))
                         if known is not None and not known[1] & bit:  # the tile is out of reach
                             reward += weight * known[0]
@@ -596,16 +660,20 @@ class _TileValues:
                         coins += weight * below_coins
                         reward += weight * below_reward
                     continue
-                found = meets(here, die, rest, k, unit, last)
+                found = meets(here, die, drawn, rest, k, unit, last)
                 coins += found[0]
                 reward += found[1]
             found = memo[here, mask] = (coins, reward)
             return found
 
-        def meets(here: int, die: Die, rest: int, k: int, unit: int, last: bool) -> tuple[int, int]:
-            """The moves of ``die`` from ``here`` when one of them lands on the tile."""
+        def meets(
+            here: int, die: Die, drawn: int, rest: int, k: int, unit: int, last: bool
+        ) -> tuple[int, int]:
+            """The moves of ``die`` (drawn with weight ``drawn``) from ``here`` when one of them
+            lands on the tile."""
             coins = reward = 0
-            for weight, _, outcome, after, roll in shared.kept_moves(here, die)[0]:
+            for face_weight, _, outcome, after, roll in shared.kept_moves(here, die)[0]:
+                weight = face_weight * drawn
                 if space in outcome.reached:  # this move meets the tile: made again with it
                     moved = list(shared.tracks[here])
                     outcome = reveal(moved, tiles, ruleset, roll)
@@ -775,6 +843,28 @@ def _proportion(count: int, n: int, scale: float = 1.0, shift: float = 0.0) -> E
     return Estimate(centre, centre - half, centre + half)
 
 
+_Draws = tuple[tuple[DieRoll, tuple[Die, ...]], ...]
+
+
+def _roll_table(
+    rule: ChanceRule, dice: tuple[Die, ...], tables: dict[tuple[Die, ...], _Draws]
+) -> _Draws:
+    """The rolls of the pyramid action with ``dice`` in the pyramid, each repeated in proportion
+    to its chance by ``rule`` and paired with the dice left after it, so that one uniform draw
+    from the table is one pyramid action; ``tables`` keeps them by dice left."""
+    found = tables.get(dice)
+    if found is None:
+        chances = rule(dice)
+        common = math.lcm(*(chance.denominator for _, chance in chances))
+        share = math.gcd(*(int(chance * common) for _, chance in chances))
+        found = tables[dice] = tuple(
+            (roll, tuple(d for d in dice if d is not roll.die))
+            for roll, chance in chances
+            for _ in range(int(chance * common) // share)
+        )
+    return found
+
+
 def _play_races(
     ruleset: Ruleset,
     track: tuple[Stack, ...],
@@ -785,9 +875,11 @@ def _play_races(
     rng: random.Random,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[dict[Camel, int], dict[Camel, int]]:
-    """Play ``races`` whole races by dice alone; count each camel's wins and losses."""
-    faces = _faces_per_die(ruleset)
-    rolls = {die: tuple(r for r, _ in _rolls(die, faces)) for die in ruleset.dice}
+    """Play ``races`` whole races by dice alone; count each camel's wins and losses. Each
+    pyramid action is one draw from the table of the chance rule's rolls
+    (:func:`camelup.rules.race.roll_chances`, :func:`_roll_table`)."""
+    rule = race.roll_chances
+    tables: dict[tuple[Die, ...], _Draws] = {}
     wins = dict.fromkeys(ruleset.racing_camels, 0)
     losses = dict.fromkeys(ruleset.racing_camels, 0)
     reveal = race.reveal
@@ -796,18 +888,17 @@ def _play_races(
     full = ruleset.dice
     for done in range(races):
         moved = list(track)
-        dice = list(pyramid)
+        dice = pyramid
         on_track = tiles
         out = revealed
         while True:
-            die = dice.pop(int(draw() * len(dice)))
-            faces_of = rolls[die]
-            roll = faces_of[int(draw() * len(faces_of))]
+            table = tables.get(dice) or _roll_table(rule, dice, tables)
+            roll, dice = table[int(draw() * len(table))]
             if reveal(moved, on_track, ruleset, roll).crossed:
                 break
             out += 1
             if leg_is_over(ruleset, out) or not dice:  # leg.cleanup: tiles off, dice back
-                dice, on_track, out = list(full), (), 0
+                dice, on_track, out = full, (), 0
         ranked = ranking.ranking(moved)
         wins[ranked[0]] += 1
         losses[ranked[-1]] += 1

@@ -21,8 +21,8 @@ from camelup.model.actions import (
     TakeLegTicket,
     TakePyramidTicket,
 )
-from camelup.model.camels import CRAZY_CAMELS, Camel, Die
-from camelup.model.dice import DieRoll
+from camelup.model.camels import Camel, Die
+from camelup.model.dice import DieRoll, die_rolls
 from camelup.model.errors import IllegalAction
 from camelup.model.events import (
     DieRevealed,
@@ -285,20 +285,13 @@ def _end_game(state: State, events: list[Event]) -> State:
     return ended
 
 
-@implements("move.pyramid.chance")
 def chance_outcomes(state: State) -> tuple[tuple[DieRoll, Fraction], ...]:
-    """Every die roll the pyramid action can produce now, with its exact probability.
-
-    Each die left in the pyramid is equally likely; a racing die shows 1, 2 or 3 with
-    probability 1/3 each (two faces each); the grey die shows each of its six faces
-    (1, 2, 3 in white and in black) with probability 1/6.
-    """
-    rolls = possible_rolls(state)
-    if not rolls:
+    """Every die roll the pyramid action can produce now, with its exact probability
+    (``move.pyramid.chance``, :func:`camelup.rules.race.roll_chances`): none once the game is
+    over."""
+    if state.is_over:
         return ()
-    per_die = Fraction(1, len(state.pyramid))
-    racing_face, grey_face = per_die / 3, per_die / 6
-    return tuple((roll, grey_face if roll.die is Die.GREY else racing_face) for roll in rolls)
+    return race.roll_chances(state.pyramid)
 
 
 def possible_rolls(state: State) -> tuple[DieRoll, ...]:
@@ -316,15 +309,7 @@ def possible_rolls(state: State) -> tuple[DieRoll, ...]:
 
 @functools.cache
 def _rolls_from(pyramid: tuple[Die, ...]) -> tuple[DieRoll, ...]:
-    rolls: list[DieRoll] = []
-    for die in pyramid:
-        if die is Die.GREY:
-            rolls.extend(
-                DieRoll(die, value, colour) for colour in CRAZY_CAMELS for value in (1, 2, 3)
-            )
-        else:
-            rolls.extend(DieRoll(die, value) for value in (1, 2, 3))
-    return tuple(rolls)
+    return tuple(roll for die in pyramid for roll in die_rolls(die))
 
 
 @functools.lru_cache(maxsize=2048)

@@ -14,8 +14,10 @@ in its module changes both play and odds.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from camelup.model.camels import Camel, Die
-from camelup.model.dice import DieRoll
+from camelup.model.dice import DieRoll, die_rolls
 from camelup.model.events import CrazyCamelChosen, Event
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
@@ -26,6 +28,27 @@ from camelup.rules import crazy, movement
 Track = movement.Track
 Moved = movement.Moved
 _GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
+
+
+@implements("move.pyramid.chance")
+def roll_chances(pyramid: tuple[Die, ...]) -> tuple[tuple[DieRoll, Fraction], ...]:
+    """Every roll the pyramid action can produce with ``pyramid``'s dice in it, with its exact
+    probability, in the order of ``pyramid`` and of :func:`camelup.model.dice.die_rolls`.
+
+    Each die left in the pyramid is equally likely to come out; a racing die shows 1, 2 or 3
+    with probability 1/3 each (two faces each); the grey die shows each of its six faces (1, 2,
+    3 in white and in black) with probability 1/6. ``chance_outcomes`` (play), the odds and the
+    Monte Carlo races all take the chances from here.
+    """
+    if not pyramid:
+        return ()
+    per_die = Fraction(1, len(pyramid))
+    racing_face, grey_face = per_die / 3, per_die / 6
+    return tuple(
+        (roll, grey_face if die is _GREY else racing_face)
+        for die in pyramid
+        for roll in die_rolls(die)
+    )
 
 
 @implements("move.pyramid.take-ticket", "move.racing.clockwise", "crazy.move.counterclockwise")
