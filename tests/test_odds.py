@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import subprocess
@@ -50,6 +51,7 @@ from camelup.odds.exact import (
     _layout_odds,
     _SharedMoves,
     action_values,
+    iter_action_values,
     leg_odds,
     race_estimates,
 )
@@ -374,6 +376,21 @@ def test_a_patched_whirlwind_rule_changes_play_and_odds(monkeypatch: pytest.Monk
 
     roll = DieRoll(Die.BLUE, 2)
     _changes_both(monkeypatch, state, roll, whirlwind, "whirlwind_destination", no_arrows)
+
+
+def test_tile_values_freeze_their_objects_only_while_they_run() -> None:
+    """The tile values keep their objects out of the collector's scans (``gc.freeze``) between
+    layouts, and leave the collector as they found it when done or abandoned."""
+    state = one_die_left()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    values = iter_action_values(state, tickets=False)
+    first = next(values)
+    assert type(first.action) in (PlaceTile, MoveTile)
+    assert gc.isenabled() and gc.get_freeze_count() > 0  # suspended between two layouts
+    values.close()  # abandoned
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert len(list(iter_action_values(state, tickets=False))) > 1
+    assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
 def _loaded(fair: Callable[..., Any]) -> Callable[..., Any]:
