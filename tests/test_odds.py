@@ -378,15 +378,16 @@ def test_a_patched_whirlwind_rule_changes_play_and_odds(monkeypatch: pytest.Monk
     _changes_both(monkeypatch, state, roll, whirlwind, "whirlwind_destination", no_arrows)
 
 
-def test_tile_values_freeze_their_objects_only_while_they_run() -> None:
-    """The tile values keep their objects out of the collector's scans (``gc.freeze``) between
-    layouts, and leave the collector as they found it when done or abandoned."""
+def test_tile_values_leave_the_collector_as_they_found_it() -> None:
+    """The tile values move their objects out of the collector's young generations between
+    layouts (gc.freeze then gc.unfreeze): nothing stays frozen and the collector stays enabled,
+    as each value is handed out, when they are abandoned and when they are done."""
     state = one_die_left()
     assert gc.isenabled() and gc.get_freeze_count() == 0
     values = iter_action_values(state, tickets=False)
     first = next(values)
     assert type(first.action) in (PlaceTile, MoveTile)
-    assert gc.isenabled() and gc.get_freeze_count() > 0  # suspended between two layouts
+    assert gc.isenabled() and gc.get_freeze_count() == 0
     values.close()  # abandoned
     assert gc.isenabled() and gc.get_freeze_count() == 0
     assert len(list(iter_action_values(state, tickets=False))) > 1

@@ -815,42 +815,40 @@ def _values(
     shared = _SharedMoves(state.ruleset)
     # The pass without the tile and each layout make some 10^6 objects with no reference cycle,
     # most of which live until the last layout: with the cyclic collector disabled while they
-    # are made (as in leg_odds), the collector would still scan them all once it is enabled
-    # again, a fifth of the time. So they are frozen (``gc.freeze``: left out of every scan)
-    # between the layouts, and thawed once the values are done (or abandoned), unless the
-    # process froze objects of its own, which ``gc.unfreeze`` would thaw too.
+    # are made (as in leg_odds), it would still scan them all once enabled again, a fifth of the
+    # time. So before it is enabled they go straight to its oldest generation, which only a full
+    # collection scans (gc.freeze, then gc.unfreeze: nothing stays frozen while the values are
+    # handed out), unless the process froze objects of its own, which unfreeze would thaw too.
     collecting = gc.isenabled()
-    freezing = collecting and gc.get_freeze_count() == 0
+    settle = collecting and gc.get_freeze_count() == 0
+    gc.disable()
     try:
-        gc.disable()  # as in leg_odds
+        tile_values = _TileValues(state, odds.steps)
+    finally:
+        if settle:
+            gc.freeze()
+            gc.unfreeze()
+        if collecting:
+            gc.enable()
+    for index, action in tile_actions:
+        layout = apply(state, action).state.tiles
+        gc.disable()
         try:
-            tile_values = _TileValues(state, odds.steps)
+            found = tile_values.layout(layout)
         finally:
-            if freezing:
+            if settle:
                 gc.freeze()
+                gc.unfreeze()
             if collecting:
                 gc.enable()
-        for index, action in tile_actions:
-            layout = apply(state, action).state.tiles
-            gc.disable()
-            try:
-                found = tile_values.layout(layout)
-            finally:
-                if freezing:
-                    gc.freeze()
-                if collecting:
-                    gc.enable()
-            if found is None:  # not one tile added to the others': the leg with these tiles
-                new = _layout_odds(state, layout, shared)
-                coins = new.tile_coins(seat)
-                change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
-            else:
-                coins = Fraction(found[0], tile_values.total)
-                change = Fraction(found[1], tile_values.total) - held_now
-            yield index, ActionValue(action, coins - coins_now + change, coins, coins_now, change)
-    finally:
-        if freezing:
-            gc.unfreeze()
+        if found is None:  # not one tile added to the others': the leg with these tiles
+            new = _layout_odds(state, layout, shared)
+            coins = new.tile_coins(seat)
+            change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
+        else:
+            coins = Fraction(found[0], tile_values.total)
+            change = Fraction(found[1], tile_values.total) - held_now
+        yield index, ActionValue(action, coins - coins_now + change, coins, coins_now, change)
 
 
 # --- whole races -------------------------------------------------------------------------
