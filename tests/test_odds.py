@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import subprocess
@@ -50,6 +51,7 @@ from camelup.odds.exact import (
     _layout_odds,
     _SharedMoves,
     action_values,
+    iter_action_values,
     leg_odds,
     race_estimates,
 )
@@ -375,6 +377,22 @@ def test_a_patched_whirlwind_rule_changes_play_and_odds(monkeypatch: pytest.Monk
 
     roll = DieRoll(Die.BLUE, 2)
     _changes_both(monkeypatch, state, roll, whirlwind, "whirlwind_destination", no_arrows)
+
+
+def test_tile_values_leave_the_collector_as_they_found_it() -> None:
+    """The tile values move their objects out of the collector's young generations between
+    layouts (gc.freeze then gc.unfreeze): nothing stays frozen and the collector stays enabled,
+    as each value is handed out, when they are abandoned and when they are done."""
+    state = one_die_left()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    values = iter_action_values(state, tickets=False)
+    first = next(values)
+    assert type(first.action) in (PlaceTile, MoveTile)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    values.close()  # abandoned
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert len(list(iter_action_values(state, tickets=False))) > 1
+    assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
 def _loaded(fair: Callable[..., Any]) -> Callable[..., Any]:

@@ -120,44 +120,76 @@ class _Chances:
         return scale
 
 
+# One ask of the chance rule in whole numbers: the common denominator of its chances, and per
+# die its rolls with their chances times it (each roll's and all of them together).
+_Asked = tuple[int, dict[Die, tuple[list[tuple[DieRoll, int]], int]]]
+
+
+def _ask(rule: ChanceRule, dice: tuple[Die, ...]) -> _Asked:
+    """``rule``'s chances with ``dice`` in the pyramid, in whole numbers (Fraction arithmetic
+    would cost more than the enumeration of a small position)."""
+    chances = rule(dice)
+    common = math.lcm(*(chance.denominator for _, chance in chances))
+    by_die: dict[Die, tuple[list[tuple[DieRoll, int]], int]] = {}
+    for roll, chance in chances:
+        weight = chance.numerator * (common // chance.denominator)
+        found = by_die.get(roll.die)
+        if found is None:
+            by_die[roll.die] = ([(roll, weight)], weight)
+        else:
+            found[0].append((roll, weight))
+            by_die[roll.die] = (found[0], found[1] + weight)
+    return common, by_die
+
+
 @functools.lru_cache(maxsize=256)
 def _chances(rule: ChanceRule, all_dice: tuple[Die, ...], pyramid: tuple[Die, ...]) -> _Chances:
     """``rule``'s chances as :class:`_Chances`; keyed by the rule itself, so that a patched rule
-    is asked again. The enumeration shares a die's moves among the positions with any dice
-    left, so a rule under which a die's faces have other chances with other dice left is
+    is asked again. The faces' chances once a die is drawn are those with every die of the
+    ruleset in the pyramid; the enumeration shares a die's moves among the positions with any
+    dice left, so a rule under which a die's faces have other chances with other dice left is
     refused."""
-    given: dict[Die, tuple[tuple[DieRoll, Fraction], ...]] = {}
-    drawn_from: list[dict[Die, Fraction]] = []
-    for dice in [all_dice] + [
-        tuple(pyramid[i] for i in range(len(pyramid)) if mask >> i & 1)
+    _, given = _ask(rule, all_dice)
+    # faces: the least whole number that makes every face's chance once drawn a whole weight
+    faces = math.lcm(
+        *(
+            total // math.gcd(total, weight)
+            for rolls, total in given.values()
+            for _, weight in rolls
+        )
+    )
+    rolls = {
+        die: tuple((roll, weight * faces // total) for roll, weight in found if weight)
+        for die, (found, total) in given.items()
+    }
+    asked = [
+        _ask(rule, tuple(die for i, die in enumerate(pyramid) if mask >> i & 1))
         for mask in range(1 << len(pyramid))
-    ]:
-        drawn: dict[Die, Fraction] = {}
-        by_die: dict[Die, list[tuple[DieRoll, Fraction]]] = {}
-        for roll, chance in rule(dice):
-            drawn[roll.die] = drawn.get(roll.die, Fraction(0)) + chance
-            by_die.setdefault(roll.die, []).append((roll, chance))
-        for die, found in by_die.items():
-            once_drawn = tuple((roll, chance / drawn[die]) for roll, chance in found)
-            if given.setdefault(die, once_drawn) != once_drawn:
+    ]
+    for _, by_die in asked:
+        for die, (found, total) in by_die.items():
+            reference, reference_total = given[die]
+            same = len(found) == len(reference) and all(
+                roll is other and weight * reference_total == other_weight * total
+                for (roll, weight), (other, other_weight) in zip(found, reference, strict=True)
+            )
+            if not same:
                 message = f"the {die.value} die's faces have other chances with other dice left"
                 raise ValueError(message)
-        drawn_from.append(drawn)
-    faces = math.lcm(*(c.denominator for rolls in given.values() for _, c in rolls))
-    rolls = {
-        die: tuple((roll, int(c * faces)) for roll, c in found if c) for die, found in given.items()
-    }
+    # per number of dice left: the least whole number that makes every draw's chance a weight
     per_draw: dict[int, int] = {}
-    for mask, drawn in enumerate(drawn_from[1:]):
+    for mask, (common, by_die) in enumerate(asked):
         size = mask.bit_count()
-        per_draw[size] = math.lcm(per_draw.get(size, 1), *(c.denominator for c in drawn.values()))
+        per_draw[size] = math.lcm(
+            per_draw.get(size, 1), *(common // math.gcd(common, t) for _, t in by_die.values())
+        )
     draws = tuple(
         tuple(
-            (die, int(drawn[die] * per_draw[mask.bit_count()]), mask & ~(1 << i))
+            (die, by_die[die][1] * per_draw[mask.bit_count()] // common, mask & ~(1 << i))
             for i, die in enumerate(pyramid)
-            if mask >> i & 1 and drawn.get(die)
+            if mask >> i & 1 and die in by_die and by_die[die][1]
         )
-        for mask, drawn in enumerate(drawn_from[1:])
+        for mask, (common, by_die) in enumerate(asked)
     )
     return _Chances(faces, rolls, draws, per_draw)
 
@@ -260,17 +292,39 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
     racing: dict[Die, tuple[tuple[DieRoll, int], ...]] = {
         die: found for die, found in rolls.items() if die is not Die.GREY
     }
-    colours = tuple(CRAZY_CAMELS)
-    grey_rolls = {
-        colour: tuple((r, w) for r, w in rolls.get(Die.GREY, ()) if r.colour is colour)
-        for colour in colours
-    }
+    white, black = CRAZY_CAMELS
+    grey_rolls = rolls.get(Die.GREY, ())
+    # the grey die's moves by colour (weight, sequences, roll), and both colours' moves when
+    # they move the same camel: one per number, with the weights of its faces together
+    by_white = tuple((w, 1, r) for r, w in grey_rolls if r.colour is white)
+    by_black = tuple((w, 1, r) for r, w in grey_rolls if r.colour is black)
+    together: dict[int, tuple[int, int, DieRoll]] = {}
+    for weight, times, roll in by_white + by_black:
+        was = together.get(roll.value, (0, 0, roll))
+        together[roll.value] = (was[0] + weight, was[1] + times, was[2])
+    by_both = tuple(together.values())
     choose, lift, move = crazy.choose_crazy_camel, race.lift_mover, movement.move_camel_unit
     grey = Die.GREY
 
+    def lift_and_move(
+        here: tuple[Stack, ...],
+        faces: tuple[tuple[int, int, DieRoll], ...],
+        chosen: tuple[Camel, str],
+        steps: list[_Step],
+    ) -> list[_Step]:
+        if not faces:  # a colour the chance rule never shows
+            return steps
+        lifted = list(here)
+        camel, origin, unit = lift(lifted, faces[0][2], chosen)
+        for weight, times, roll in faces:
+            moved = lifted.copy()
+            outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
+            steps.append((weight, times, outcome, moved, roll))
+        return steps
+
     def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
         steps: list[_Step] = []
-        if die is not grey:  # five dice in six are racing: one camel, one lift
+        if die is not grey:  # five dice in six are racing: lift_and_move's loop, written out
             faces = racing[die]
             lifted = list(here)
             camel, origin, unit = lift(lifted, faces[0][0], None)
@@ -279,27 +333,11 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
                 outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
                 steps.append((weight, 1, outcome, moved, roll))
             return steps
-        # the crazy camel each colour moves; colours that move the same camel share its moves
-        movers: dict[Camel, tuple[tuple[Camel, str], dict[int, list[Any]]]] = {}
-        for colour in colours:
-            chosen = choose(here, colour)
-            _, by_value = movers.setdefault(chosen[0], (chosen, {}))
-            for roll, weight in grey_rolls[colour]:
-                same = by_value.get(roll.value)
-                if same is None:
-                    by_value[roll.value] = [weight, 1, roll]
-                else:
-                    same[0] += weight
-                    same[1] += 1
-        for chosen, by_value in movers.values():
-            lifted = list(here)
-            first = next(iter(by_value.values()))[2]
-            camel, origin, unit = lift(lifted, first, chosen)
-            for weight, times, roll in by_value.values():
-                moved = lifted.copy()
-                outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
-                steps.append((weight, times, outcome, moved, roll))
-        return steps
+        white_moves, black_moves = choose(here, white), choose(here, black)
+        if white_moves[0] is black_moves[0]:  # the faces of each number make the same move
+            return lift_and_move(here, by_both, white_moves, steps)
+        lift_and_move(here, by_white, white_moves, steps)
+        return lift_and_move(here, by_black, black_moves, steps)
 
     return _MoveSource(moves, tuple, ranking.ranking)
 
@@ -775,11 +813,21 @@ def _values(
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
     coins_now = odds.tile_coins(seat)
     shared = _SharedMoves(state.ruleset)
+    # The pass without the tile and each layout make some 10^6 objects with no reference cycle,
+    # most of which live until the last layout: with the cyclic collector disabled while they
+    # are made (as in leg_odds), it would still scan them all once enabled again, a fifth of the
+    # time. So before it is enabled they go straight to its oldest generation, which only a full
+    # collection scans (gc.freeze, then gc.unfreeze: nothing stays frozen while the values are
+    # handed out), unless the process froze objects of its own, which unfreeze would thaw too.
     collecting = gc.isenabled()
-    gc.disable()  # as in leg_odds
+    settle = collecting and gc.get_freeze_count() == 0
+    gc.disable()
     try:
         tile_values = _TileValues(state, odds.steps)
     finally:
+        if settle:
+            gc.freeze()
+            gc.unfreeze()
         if collecting:
             gc.enable()
     for index, action in tile_actions:
@@ -788,6 +836,9 @@ def _values(
         try:
             found = tile_values.layout(layout)
         finally:
+            if settle:
+                gc.freeze()
+                gc.unfreeze()
             if collecting:
                 gc.enable()
         if found is None:  # not one tile added to the others': the leg with these tiles

@@ -14,6 +14,7 @@ in its module changes both play and odds.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from camelup.model.camels import Camel, Die
@@ -30,6 +31,7 @@ Moved = movement.Moved
 _GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
 
 
+@functools.cache  # a pure function of a few dozen pyramids: play and the odds ask it often
 @implements("move.pyramid.chance")
 def roll_chances(pyramid: tuple[Die, ...]) -> tuple[tuple[DieRoll, Fraction], ...]:
     """Every roll the pyramid action can produce with ``pyramid``'s dice in it, with its exact
