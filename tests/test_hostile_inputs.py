@@ -75,7 +75,7 @@ REFUSED: dict[str, tuple[Callable[[Path], None], str]] = {
         "#/players/0/money: not JSON this reader reads: 3.0 is not an integer",
     ),
 }
-STATE_VERBS = {"odds": ("odds",), "render -o": ("render", "-o", "b.svg")}
+STATE_VERBS = {"odds": ("odds",), "render -o": ("render", "-o", "b.svg")}  # FILE first
 SUITE_VERBS = ("run", "validate", "list")
 
 
@@ -94,24 +94,80 @@ def _camelup(
     return result
 
 
+# Each argv in turn through camelup's main in one Python process, each with its own working
+# folder, printing its exit code, standard output and standard error as a JSON line.
+_EACH = """
+import contextlib, io, json, os, sys
+from camelup.cli import main
+for folder, argv in json.loads(sys.argv[1]):
+    os.chdir(folder)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as error:
+            code = error.code
+    print(json.dumps([code, out.getvalue(), err.getvalue()]), flush=True)
+"""
+
+
+def _each_in_one_process(rows: list[tuple[Path, tuple[str, ...]]]) -> list[tuple[int, str, str]]:
+    """``camelup ARGV`` in ``FOLDER`` for each row, in one started interpreter (for rows that
+    are not about start-up: a start per row was most of this module's CPU), guarded as a
+    whole against a hang like :func:`_camelup`: the exit code, standard output and standard
+    error of each."""
+    batch = json.dumps([(str(folder), argv) for folder, argv in rows])
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", _EACH, batch],
+            capture_output=True, text=True, timeout=HANG, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{len(rows)} camelup commands in one process hung (after {HANG} s)")
+    done = [(code, out, err) for code, out, err in map(json.loads, result.stdout.splitlines())]
+    assert len(done) == len(rows), result.stderr
+    for _, _, err in done:
+        assert "Traceback" not in err and "internal error" not in err, err
+    return done
+
+
 def _listing(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*")}
+
+
+@pytest.fixture(scope="module")
+def refused_state_files(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[str, str], tuple[int, str, set[str], set[str]]]:
+    """Each refused file as each state verb's FILE, all in one process: per (kind, verb), the
+    exit code, standard error, and the listing of its folder before and after."""
+    rows, before = [], []
+    for kind in sorted(REFUSED):
+        for _, args in sorted(STATE_VERBS.items()):
+            folder = tmp_path_factory.mktemp("state")
+            REFUSED[kind][0](folder / "state.json")
+            before.append(_listing(folder))
+            rows.append((folder, (args[0], "state.json", *args[1:])))
+    done = _each_in_one_process(rows)
+    keys = [(kind, verb) for kind in sorted(REFUSED) for verb in sorted(STATE_VERBS)]
+    return {
+        key: (code, err, listed, _listing(folder))
+        for key, (folder, _), (code, _, err), listed in zip(keys, rows, done, before, strict=True)
+    }
 
 
 @pytest.mark.parametrize("verb", sorted(STATE_VERBS))
 @pytest.mark.parametrize("kind", sorted(REFUSED))
 def test_a_refused_state_file_is_exit_3_in_one_line_and_leaves_nothing(
-    tmp_path: Path, kind: str, verb: str
+    refused_state_files: dict[tuple[str, str], tuple[int, str, set[str], set[str]]],
+    kind: str,
+    verb: str,
 ) -> None:
-    make, says = REFUSED[kind]
-    make(tmp_path / "state.json")
-    before = _listing(tmp_path)
-    args = STATE_VERBS[verb]
-    result = _camelup(tmp_path, *args[:1], "state.json", *args[1:])
-    assert result.returncode == 3, result.stderr
-    [line] = result.stderr.splitlines()
-    assert "state.json" in line and says in line
-    assert _listing(tmp_path) == before  # no board, no temporary file
+    code, err, before, after = refused_state_files[kind, verb]
+    assert code == 3, err
+    [line] = err.splitlines()
+    assert "state.json" in line and REFUSED[kind][1] in line
+    assert after == before  # no board, no temporary file
 
 
 @pytest.mark.parametrize("verb", SUITE_VERBS)
@@ -164,22 +220,43 @@ OUTPUT_PATHS = {  # where -o points, and the code: 2 for a bad path, 74 for an u
 }
 WRITERS = {
     "render -o": ("render", "state.json", "-o"),
-    "run -o": ("conformance", "run", "--id", "turn.order/not-your-turn", "-o"),
+    "run -o": ("conformance", "run", "--id", "turn.order/not-your-turn", "--suite", "suite", "-o"),
 }
+
+
+@pytest.fixture(scope="module")
+def unwritable_outputs(
+    tmp_path_factory: pytest.TempPathFactory, one_file_suite: Path
+) -> dict[tuple[str, str], tuple[int, str, set[str], set[str]]]:
+    """Each writer onto each OUTPUT_PATHS, all in one process: per (where, writer), the exit
+    code, standard error, and the listing of its folder before and after."""
+    keys = [(where, writer) for where in sorted(OUTPUT_PATHS) for writer in sorted(WRITERS)]
+    rows, before = [], []
+    for where, writer in keys:
+        folder = tmp_path_factory.mktemp("output")
+        (folder / "state.json").write_text(json.dumps(STATE), "utf-8")
+        (folder / "suite").symlink_to(one_file_suite)
+        before.append(_listing(folder))
+        rows.append((folder, (*WRITERS[writer], OUTPUT_PATHS[where][0])))
+    done = _each_in_one_process(rows)
+    return {
+        key: (code, err, listed, _listing(folder))
+        for key, (folder, _), (code, _, err), listed in zip(keys, rows, done, before, strict=True)
+    }
 
 
 @pytest.mark.parametrize("writer", sorted(WRITERS))
 @pytest.mark.parametrize("where", sorted(OUTPUT_PATHS))
 def test_an_output_that_cannot_be_written_has_its_code_and_no_temporary_file(
-    tmp_path: Path, where: str, writer: str
+    unwritable_outputs: dict[tuple[str, str], tuple[int, str, set[str], set[str]]],
+    where: str,
+    writer: str,
 ) -> None:
-    (tmp_path / "state.json").write_text(json.dumps(STATE), "utf-8")
-    target, code = OUTPUT_PATHS[where]
-    before = _listing(tmp_path)
-    result = _camelup(tmp_path, *WRITERS[writer], target)
-    assert result.returncode == code, result.stderr
-    assert target in result.stderr
-    assert _listing(tmp_path) - before <= {".camelup-lastfailed.json"}
+    target, expected = OUTPUT_PATHS[where]
+    code, err, before, after = unwritable_outputs[where, writer]
+    assert code == expected, err
+    assert target in err
+    assert after - before <= {".camelup-lastfailed.json"}
 
 
 def test_export_and_docs_site_into_a_missing_folder_are_usage_errors(tmp_path: Path) -> None:
@@ -301,15 +378,20 @@ MISTAKES: dict[str, tuple[int, str, tuple[tuple[str, ...], ...]]] = {
 }
 
 
-def _verb(argv: tuple[str, ...]) -> Verb[object]:
-    """The verb ``argv`` runs, as the command line's parser finds it."""
+def _parser(argv: tuple[str, ...]) -> argparse.ArgumentParser:
+    """The parser of the verb ``argv`` runs, as the command line's parser finds it."""
     parser = build_parser()
     for word in argv:
         actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         if not actions or word not in actions[0].choices:
             break
         parser = actions[0].choices[word]
-    verb: Verb[object] = parser.get_default("run").verb
+    return parser
+
+
+def _verb(argv: tuple[str, ...]) -> Verb[object]:
+    """The verb ``argv`` runs."""
+    verb: Verb[object] = _parser(argv).get_default("run").verb
     return verb
 
 
@@ -342,28 +424,49 @@ def _evil(mode: str, log: Path, case: str) -> str:
     return f"{PYTHON} {FAUX / 'evil.py'} {mode} {log} {case}"
 
 
-@pytest.mark.parametrize(
-    ("mode", "says"),
-    [
-        ("blank", "blank lines while running this case"),
-        ("extra-steps", "answered 1002 steps to a case of 2"),
-        ("seq-true", "seq True while seq 1 was due"),
-        ("close-stdout", "the adapter closed its standard output but kept running"),
-    ],
-)
+NOISE = {
+    "blank": "blank lines while running this case",
+    "extra-steps": "answered 1002 steps to a case of 2",
+    "seq-true": "seq True while seq 1 was due",
+    "close-stdout": "the adapter closed its standard output but kept running",
+}
+NOISY_CASE = "turn.order/not-your-turn"
+
+
+@pytest.fixture(scope="module")
+def one_file_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A suite of GOOD_FILE alone (6 cases): loading the whole bundled suite in each
+    process cost more than the case run through the adapter."""
+    suite = tmp_path_factory.mktemp("suite")
+    shutil.copytree(ROOT / "conformance" / "schema", suite / "schema")
+    (suite / "cases" / "first").mkdir(parents=True)
+    shutil.copy(GOOD_FILE, suite / "cases" / "first")
+    return suite
+
+
+@pytest.fixture(scope="module")
+def noisy_runs(
+    tmp_path_factory: pytest.TempPathFactory, one_file_suite: Path
+) -> dict[str, tuple[int, str, str]]:
+    """``run`` of one case through the evil adapter in each NOISE mode, all in one process."""
+    rows = []
+    for mode in sorted(NOISE):
+        folder = tmp_path_factory.mktemp("noise")
+        adapter = _evil(mode, folder / "log", NOISY_CASE)
+        argv = ("conformance", "run", "--id", NOISY_CASE, "--timeout", "1", "--adapter", adapter)
+        rows.append((folder, (*argv, "--format", "jsonl", "--suite", str(one_file_suite))))
+    return dict(zip(sorted(NOISE), _each_in_one_process(rows), strict=True))
+
+
+@pytest.mark.parametrize("mode", sorted(NOISE))
 def test_adapter_noise_is_a_protocol_break_within_the_timeout(
-    tmp_path: Path, mode: str, says: str
+    noisy_runs: dict[str, tuple[int, str, str]], mode: str
 ) -> None:
-    case = "turn.order/not-your-turn"
-    adapter = _evil(mode, tmp_path / "log", case)
-    result = _camelup(
-        tmp_path, "conformance", "run", "--id", case, "--timeout", "1", "--adapter", adapter,
-        "--format", "jsonl",
-    )  # fmt: skip
-    assert result.returncode == 4, result.stderr
-    [line] = [r for r in map(json.loads, result.stdout.splitlines()) if r.get("id") == case]
+    code, out, err = noisy_runs[mode]
+    assert code == 4, err
+    [line] = [r for r in map(json.loads, out.splitlines()) if r.get("id") == NOISY_CASE]
     assert line["verdict"] == "errored"
-    assert says in line["reason"]
+    assert NOISE[mode] in line["reason"]
 
 
 def _starts(log: Path) -> int:
@@ -372,12 +475,12 @@ def _starts(log: Path) -> int:
 
 
 def test_an_adapter_that_breaks_the_same_way_after_each_restart_is_given_up(
-    tmp_path: Path,
+    tmp_path: Path, one_file_suite: Path
 ) -> None:
     log = tmp_path / "log"
     result = _camelup(
-        tmp_path, "conformance", "run", "--clause", "turn.order", "--timeout", "1", "--adapter",
-        _evil("blank", log, "*"), "--format", "jsonl",
+        tmp_path, "conformance", "run", "--suite", str(one_file_suite), "--timeout", "1",
+        "--adapter", _evil("blank", log, "*"), "--format", "jsonl",
     )  # fmt: skip
     assert result.returncode == 4, result.stderr
     reasons = [r["reason"] for r in map(json.loads, result.stdout.splitlines()) if "reason" in r]
@@ -387,7 +490,7 @@ def test_an_adapter_that_breaks_the_same_way_after_each_restart_is_given_up(
     given_up = f"broke {SAME_BREAKS} times in a row, each time before its first reply"
     assert all(given_up in r for r in reasons[SAME_BREAKS:]), reasons
     assert _starts(log) == SAME_BREAKS
-    help_text = _camelup(tmp_path, "conformance", "run", "--help").stdout
+    help_text = _parser(("conformance", "run")).format_help()
     assert f"broke {SAME_BREAKS} times in a row" in " ".join(help_text.split())
 
 

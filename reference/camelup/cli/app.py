@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import camelup.cli.signals as signals
 from camelup.cli.common import HelpFormatter, error_line, group
 from camelup.cli.output import OutputError, guarded_stdout, silence_stdout
 from camelup.io import exits
@@ -126,6 +127,12 @@ def run(argv: Sequence[str] | None) -> int:
         try:
             code = _dispatch(argv)
             sys.stdout.flush()
+            received = signals.current.received
+            if received is not None and code != received.exit_code:
+                # Its Interrupted was swallowed (raised in a weakref callback or a finalizer)
+                # or the signal came while the output was written: still an interruption.
+                error_line("camelup", f"interrupted ({received.signal_name})")
+                return received.exit_code
             return code
         except OutputError as error:
             silence_stdout()

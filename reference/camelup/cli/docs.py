@@ -103,6 +103,7 @@ def build(options: BuildOptions) -> int:
 
 
 def site(options: SiteOptions) -> int:
+    from camelup.io.outputs import check_folder
     from camelup.tools.docs.site import (
         PYODIDE_FILES,
         PYODIDE_FOLDER,
@@ -118,6 +119,7 @@ def site(options: SiteOptions) -> int:
     else:
         root = Path(options.root)
     pyodide = Path(options.pyodide) if options.pyodide else root / PYODIDE_FOLDER
+    check_folder(Path(options.out))  # the build takes seconds: a bad OUT is refused first
     try:
         written = build_site(root, Path(options.out), pyodide)
     except NotASiteFolder as error:

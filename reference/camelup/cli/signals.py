@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 from collections.abc import Iterator
 from types import FrameType
 
@@ -28,6 +29,7 @@ class Signals:
         self.received: Interrupted | None = None
         self._raised = False
         self._deferring = 0
+        self._previous_hook = sys.unraisablehook
 
     def _handle(self, number: int, frame: FrameType | None) -> None:
         if self.received is None:
@@ -49,6 +51,13 @@ class Signals:
         finally:
             self._deferring -= 1
 
+    def _unraisable(self, unraisable: sys.UnraisableHookArgs) -> None:
+        # A signal that came while Python ran a weakref callback or a finalizer raised its
+        # Interrupted there, where Python prints it as "Exception ignored" and goes on: it is
+        # remembered in ``received``, and the command ends as interrupted (camelup.cli.app).
+        if not isinstance(unraisable.exc_value, Interrupted):
+            self._previous_hook(unraisable)
+
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
         """Handle SIGINT and SIGTERM in this block (only the main thread can)."""
@@ -57,9 +66,11 @@ class Signals:
         except ValueError:  # not the main thread, which alone can (the first call fails)
             yield
             return
+        self._previous_hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
         try:
             yield
         finally:
+            sys.unraisablehook = self._previous_hook
             for number, handler in previous.items():
                 signal.signal(number, handler)
 

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from camelup.io import exits
 
-__all__ = ["OutputRefused", "make_folder", "open_output", "write_output"]
+__all__ = ["OutputRefused", "check_folder", "make_folder", "open_output", "write_output"]
 
 # A path that cannot name what was asked for: the user's mistake (exit 2), not the disk's.
 _BAD_PATH = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP})
@@ -104,6 +104,18 @@ def make_folder(path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         raise OutputRefused(f"{path}: cannot write: not a folder", exits.USAGE) from None
+    except OSError as error:
+        raise _refused(path, error) from None
+
+
+def check_folder(path: Path) -> None:
+    """Refuse (OutputRefused), before the work that fills it, a folder ``path`` that cannot
+    be made: a folder is made and removed at once in the nearest folder that exists."""
+    if path.is_dir():
+        return
+    nearest = next((p for p in path.parents if p.exists()), Path("."))
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".camelup-", dir=nearest))
     except OSError as error:
         raise _refused(path, error) from None
 
