@@ -1,9 +1,10 @@
 """Running camelup's command line from a test: in-process, or as a real subprocess.
 
 One definition of each helper the CLI tests share (they were copied into nine modules):
-``run_cli`` calls ``camelup.cli.main`` in this process; ``camelup`` and ``run_camelup`` start
-``python -m camelup`` as a real process; ``faux`` names a misbehaving adapter of
-``faux_adapters/`` as an ``--adapter`` command; ``one_line`` asserts that an error is one line.
+``run_cli`` and ``run_cli_completed`` call ``camelup.cli.main`` in this process; ``camelup`` and
+``run_camelup`` start ``python -m camelup`` as a real process; ``faux`` names a misbehaving
+adapter of ``faux_adapters/`` as an ``--adapter`` command; ``one_line`` asserts that an error
+is one line.
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def run_cli_completed(
+    capsys: pytest.CaptureFixture[str], *argv: str
+) -> subprocess.CompletedProcess[str]:
+    """``run_cli`` as ``run_camelup`` reports it, for a test about the output, not the process."""
+    code, out, err = run_cli(capsys, *argv)
+    return subprocess.CompletedProcess(["camelup", *argv], code, out, err)
 
 
 def camelup(*args: str) -> list[str]:

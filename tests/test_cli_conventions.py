@@ -1,6 +1,7 @@
-"""What users expect of a command-line test tool (issue 10, "Conventions"), through the real
-command line: --version, help, progress on a terminal only, colour, --exitfirst/--maxfail,
---last-failed, and an ``import camelup`` that stays lean."""
+"""What users expect of a command-line test tool (issue 10, "Conventions"): --version, help,
+progress on a terminal only, colour, --exitfirst/--maxfail, --last-failed, and an ``import
+camelup`` that stays lean. What needs a process (a terminal, a fresh interpreter) runs the real
+command line; the rest calls it in this process (``run``)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from camelup.cli.render import VERB as RENDER
 from camelup.cli.spec import VERBS as SPEC
 from camelup.harness.reports import FORMATS as RENDERED
 from commands import camelup, faux
-from commands import run_camelup as run
+from commands import run_cli_completed as run
 
 FAUX = Path(__file__).parent / "faux_adapters"
 SELECTION = ("--id", "turn")  # 8 cases
@@ -67,8 +68,8 @@ def on_a_terminal(
 # ----------------------------------------------------------------------------- --version
 
 
-def test_version_names_the_package_and_the_protocol() -> None:
-    result = run("--version")
+def test_version_names_the_package_and_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(capsys, "--version")
     assert result.returncode == 0
     number = importlib.metadata.version("camelup")
     assert result.stdout == f"camelup {number} (adapter protocol 1)\n"
@@ -134,14 +135,14 @@ def test_each_verbs_help_has_an_example_its_own_exit_codes_and_positional_help(p
             assert action.help, f"{path}: positional {action.dest} has no help"
 
 
-def test_list_help_does_not_claim_the_exit_codes_of_run() -> None:
-    text = run("conformance", "list", "--help").stdout
+def test_list_help_does_not_claim_the_exit_codes_of_run(capsys: pytest.CaptureFixture[str]) -> None:
+    text = run(capsys, "conformance", "list", "--help").stdout
     assert "every selected case passed" not in text
     assert "adapter" not in text.split("exit codes:")[1]
 
 
-def test_defaults_and_the_handshake_wait_are_shown() -> None:
-    text = " ".join(run("conformance", "run", "--help").stdout.split())
+def test_defaults_and_the_handshake_wait_are_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " ".join(run(capsys, "conformance", "run", "--help").stdout.split())
     assert "per-case timeout for an adapter, at most 86400 (default: 5)" in text
     assert "--handshake-timeout SECONDS" in text and "answer hello" in text
     assert "(default: 20)" in text
@@ -155,10 +156,10 @@ def test_the_format_choices_are_those_the_reports_render() -> None:
 # ------------------------------------------------------------------- progress and colour
 
 
-def test_progress_shows_on_a_terminal_only() -> None:
+def test_progress_shows_on_a_terminal_only(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, terminal = on_a_terminal("conformance", "run", *SELECTION, stream="stderr")
     assert code == 0 and "[8/8] 0 failed or errored" in terminal
-    piped = run("conformance", "run", *SELECTION)
+    piped = run(capsys, "conformance", "run", *SELECTION)
     assert piped.returncode == 0 and piped.stderr == ""
 
 
@@ -185,8 +186,8 @@ def test_colour_on_a_terminal_honours_no_color_and_the_option(
     assert ("\x1b[" in terminal) == coloured
 
 
-def test_no_colour_when_piped() -> None:
-    assert "\x1b" not in run("conformance", "run", *SELECTION).stdout
+def test_no_colour_when_piped(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "\x1b" not in run(capsys, "conformance", "run", *SELECTION).stdout
 
 
 # ---------------------------------------------------------------- --exitfirst, --maxfail
@@ -200,10 +201,10 @@ def test_no_colour_when_piped() -> None:
     ],
 )
 def test_the_run_stops_after_that_many_failures(
-    option: list[str], failures: int, stopped: str
+    option: list[str], failures: int, stopped: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     result = run(
-        "conformance", "run", *SELECTION, "--format", "jsonl", *option,
+        capsys, "conformance", "run", *SELECTION, "--format", "jsonl", *option,
         "--adapter", faux("always_wrong.py"),
     )  # fmt: skip
     assert result.returncode == 1
@@ -214,8 +215,8 @@ def test_the_run_stops_after_that_many_failures(
     assert f"run ended early: {stopped}" in result.stderr
 
 
-def test_maxfail_must_be_positive() -> None:
-    result = run("conformance", "run", "--maxfail", "0")
+def test_maxfail_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(capsys, "conformance", "run", "--maxfail", "0")
     assert result.returncode == 2
     assert result.stderr == "camelup conformance: --maxfail 0: must be 1 or more\n"
 
@@ -223,32 +224,33 @@ def test_maxfail_must_be_positive() -> None:
 # -------------------------------------------------------------------------- --last-failed
 
 
-def test_last_failed_reruns_what_failed_and_forgets_what_passed(tmp_path: Path) -> None:
-    state = tmp_path / ".camelup-lastfailed.json"
-    clean = run("conformance", "run", *SELECTION, cwd=tmp_path)
+def test_last_failed_reruns_what_failed_and_forgets_what_passed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    state = Path(".camelup-lastfailed.json")  # in the test's own working directory
+    clean = run(capsys, "conformance", "run", *SELECTION)
     assert clean.returncode == 0 and not state.exists()  # nothing to record, nothing written
     crash = run(
-        "conformance", "run", *SELECTION, "--adapter", faux("crash_on_case.py", TARGET),
-        cwd=tmp_path,
-    )  # fmt: skip
+        capsys, "conformance", "run", *SELECTION, "--adapter", faux("crash_on_case.py", TARGET)
+    )
     assert crash.returncode == 4
     assert json.loads(state.read_text()) == {"failed": [TARGET]}
-    again = run(
-        "conformance", "run", *SELECTION, "--last-failed", "--format", "jsonl", cwd=tmp_path
-    )
+    again = run(capsys, "conformance", "run", *SELECTION, "--last-failed", "--format", "jsonl")
     assert again.returncode == 0
     assert [json.loads(x)["id"] for x in again.stdout.splitlines()[1:-1]] == [TARGET]
     assert "--last-failed: running the 1 case(s) that failed last time" in again.stderr
     assert json.loads(state.read_text()) == {"failed": []}
-    rest = run("conformance", "run", *SELECTION, "--lf", cwd=tmp_path)
+    rest = run(capsys, "conformance", "run", *SELECTION, "--lf")
     assert rest.returncode == 0
     assert "no recorded failure among them; running all 8" in rest.stderr
     assert rest.stdout.splitlines()[-1] == "8 passed, 0 failed, 0 errored, 0 skipped"
 
 
-def test_a_broken_last_failed_file_is_a_warning_not_a_crash(tmp_path: Path) -> None:
-    (tmp_path / ".camelup-lastfailed.json").write_text("{not json")
-    result = run("conformance", "run", *SELECTION, "--lf", cwd=tmp_path)
+def test_a_broken_last_failed_file_is_a_warning_not_a_crash(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    Path(".camelup-lastfailed.json").write_text("{not json")  # in the test's working directory
+    result = run(capsys, "conformance", "run", *SELECTION, "--lf")
     assert result.returncode == 0
     assert result.stderr.startswith("warning: .camelup-lastfailed.json: not JSON (line 1")
 
@@ -257,8 +259,8 @@ def test_a_broken_last_failed_file_is_a_warning_not_a_crash(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
-def test_completion_scripts_come_from_shtab(shell: str) -> None:
-    result = run("--print-completion", shell)
+def test_completion_scripts_come_from_shtab(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(capsys, "--print-completion", shell)
     assert result.returncode == 0, result.stderr
     assert "conformance" in result.stdout and "--last-failed" in result.stdout
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import gc
 import json
 import math
-import subprocess
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -57,7 +56,7 @@ from camelup.odds.exact import (
 )
 from camelup.rules import crazy, movement, race, whirlwind
 from camelup.tools.render.odds_text import action_label, leg_table
-from commands import run_cli
+from commands import run_cli_completed
 from helpers import build, ruleset
 
 F = Fraction
@@ -493,23 +492,17 @@ def test_monte_carlo_in_two_processes_counts_every_race(capsys: pytest.CaptureFi
 # --- the command line ----------------------------------------------------------------------
 
 
-def _camelup(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
-    """``camelup ARGS...`` in this process (what is tested is the output, not the process)."""
-    code, out, err = run_cli(capsys, *args)
-    return subprocess.CompletedProcess(["camelup", *args], code, out, err)
-
-
 def test_cli_json_gives_exact_fractions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = one_die_left()
     path = tmp_path / "state.json"
     path.write_text(dumps(state))
-    done = _camelup(capsys, "odds", str(path), "--json")
+    done = run_cli_completed(capsys, "odds", str(path), "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["places"]["blue"] == ["0/1", "0/1", "0/1", "2/3", "1/3"]
     assert out["race_end"] == "0/1"
     assert out["sequences"] == 3
-    table = _camelup(capsys, "odds", str(path))
+    table = run_cli_completed(capsys, "odds", str(path))
     assert table.returncode == 0 and "leg ticket" in table.stdout
 
 
@@ -524,7 +517,7 @@ def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(
     )
     path = tmp_path / "state.json"
     path.write_text(dumps(state))
-    lines = _camelup(capsys, "odds", str(path)).stdout.splitlines()
+    lines = run_cli_completed(capsys, "odds", str(path)).stdout.splitlines()
     tickets = next(i for i, line in enumerate(lines) if line.startswith("(leg odds and tickets in"))
     tiles = lines.index(f"tile actions for seat {state.to_move}, as they come:")
     assert any("leg ticket" in line for line in lines[:tickets])
@@ -533,9 +526,11 @@ def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(
     expected = [v for v in action_values(state) if type(v.action) is PlaceTile]
     assert len(placed) == len(expected) > 0
     assert lines[-1].startswith("(all in ") and lines[-1].endswith(" s)")
-    short = _camelup(capsys, "odds", str(path), "--no-tiles").stdout
+    short = run_cli_completed(capsys, "odds", str(path), "--no-tiles").stdout
     assert "leg ticket" in short and "place tile" not in short
-    compact = json.loads(_camelup(capsys, "odds", str(path), "--json", "--no-tiles").stdout)
+    compact = json.loads(
+        run_cli_completed(capsys, "odds", str(path), "--json", "--no-tiles").stdout
+    )
     assert compact["actions"] and all("tile" not in a["action"]["type"] for a in compact["actions"])
 
 
@@ -546,7 +541,7 @@ def test_cli_bad_state_is_one_line_with_a_pointer_and_exit_3(
     document = json.loads(dumps(_fresh("first")))
     document["to_move"] = 99
     path.write_text(json.dumps(document))
-    done = _camelup(capsys, "odds", str(path))
+    done = run_cli_completed(capsys, "odds", str(path))
     assert done.returncode == 3
     assert len(done.stderr.strip().splitlines()) == 1
     assert "#/to_move" in done.stderr
@@ -557,7 +552,7 @@ def test_cli_finished_game_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     over = apply(state, TakePyramidTicket(0, DieRoll(Die.BLUE, 1))).state
     path = tmp_path / "over.json"
     path.write_text(dumps(over))
-    done = _camelup(capsys, "odds", str(path))
+    done = run_cli_completed(capsys, "odds", str(path))
     assert done.returncode == 2
     assert "game is over" in done.stderr
 
@@ -568,7 +563,7 @@ def test_cli_race_count_out_of_bounds_is_a_usage_error_at_once(
     path = tmp_path / "state.json"
     path.write_text(dumps(_fresh("first")))
     for races in ("0", "1000000000000"):
-        done = _camelup(capsys, "odds", str(path), "--no-tiles", "--race", races)
+        done = run_cli_completed(capsys, "odds", str(path), "--no-tiles", "--race", races)
         assert done.returncode == 2
         assert done.stderr == "camelup odds: --race N needs 1 <= N <= 100,000,000\n"
 
@@ -653,7 +648,7 @@ def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     toy = f"{sys.executable} {REPO / 'docs' / 'toy_adapter.py'} --odds"
-    done = _camelup(capsys, "conformance", "run", "--adapter", toy, "--format", "jsonl")
+    done = run_cli_completed(capsys, "conformance", "run", "--adapter", toy, "--format", "jsonl")
     assert done.returncode == 1, done.stderr
     results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     cases = [r for r in results if "id" in r and "verdict" in r]
@@ -664,14 +659,13 @@ def test_the_toy_solver_gets_only_odds_cases_and_fails_on_its_six_dice(
 
 
 def test_cli_takes_a_position_from_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
-    done = _camelup(capsys, "odds", "--case", "tile.land.backward/odds-one-die-mirage", "--json")
+    case = "tile.land.backward/odds-one-die-mirage"
+    done = run_cli_completed(capsys, "odds", "--case", case, "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sequences"] == 3
-    later = _camelup(
-        capsys, "odds", "--case", "tile.land.backward/odds-one-die-mirage", "--after", "1"
-    )
+    later = run_cli_completed(capsys, "odds", "--case", case, "--after", "1")
     assert later.returncode == 2 and "has steps 0 to 0" in later.stderr  # as render says
-    missing = _camelup(capsys, "odds", "--case", "no.such/case")
+    missing = run_cli_completed(capsys, "odds", "--case", "no.such/case")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
 
 
@@ -684,6 +678,6 @@ def test_cli_after_k_steps_of_a_case_is_that_position(capsys: pytest.CaptureFixt
     assert case is not None and case.steps
     reply = run_case(case.wire())
     state = state_from_json(reply["steps"][0]["state"])
-    done = _camelup(capsys, "odds", "--case", case.id, "--after", "1", "--json")
+    done = run_cli_completed(capsys, "odds", "--case", case.id, "--after", "1", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sequences"] == leg_odds(state).sequences
