@@ -255,3 +255,11 @@ def test_a_crazy_move_past_space_one_reported_otherwise(
 def test_a_total_beyond_the_reported_parts_is_the_pyramids_pay() -> None:
     found = first_event_cause([scored()], [scored(total=2, paid=2)], BEFORE, BEFORE)
     assert found is not None and found.clause == "leg.score.pyramid"  # 2 tickets paid 1
+
+
+def test_under_the_wrapping_variant_its_rule_decides_which_crazy_units_cross() -> None:
+    move = MOVE | {"unit": ["crazy-white", "blue"], "from_space": 2, "to_space": 0,
+                   "clause": "crazy.move.counterclockwise"}  # fmt: skip
+    before = BEFORE | {"ruleset": {"edition": "second", "variants": ["crazy-finish-needs-racing"]}}
+    found = first_event_cause([DIE, move], [DIE, move | {"to_space": 15}], before, BEFORE)
+    assert found is not None and found.clause == "crazy.wrap"
