@@ -203,7 +203,8 @@ def _crazy_crossing_clause(origin: int, destination: int, theirs: int) -> str | 
     or held on 1 (more than one pip short) where the reference crosses the line
     (``crazy.no-wrap``); crossing or held on 1 where the reference wraps it round
     (``crazy.wrap``, a variant's)."""
-    if destination < _FIRST_SPACE and (theirs > origin or theirs == _FIRST_SPACE > destination + 1):
+    wrapped = theirs == destination + _LAST_SPACE  # past 1 and on round from 16
+    if destination < _FIRST_SPACE and (wrapped or theirs == _FIRST_SPACE > destination + 1):
         return "crazy.no-wrap"
     if destination > origin and theirs <= _FIRST_SPACE:  # the reference wrapped it round
         return "crazy.wrap"
@@ -226,6 +227,8 @@ def _push_clause(
     track where the reference's push crosses the line (the rule of that crossing); on top
     where the reference puts it underneath, or the reverse (the tile side's rule)."""
     mine = ours[index]
+    if other.get("from_space") != mine.get("from_space"):
+        return None  # pushed from elsewhere: a rule before the push went otherwise
     spaces = _spaces(mine, other)
     if spaces is not None:
         origin, destination, theirs = spaces
