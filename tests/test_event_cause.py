@@ -237,9 +237,10 @@ def test_a_push_held_on_the_track_names_the_rule_of_the_crossing() -> None:
 @pytest.mark.parametrize(
     ("destination", "theirs", "clause"),
     [
-        (0, 15, "crazy.no-wrap"),  # wrapped round where the reference crosses
+        (0, 16, "crazy.no-wrap"),  # wrapped round where the reference crosses
         (-1, 1, "crazy.no-wrap"),  # held on 1, two pips short
         (0, 1, "crazy.move.counterclockwise"),  # one pip short: the count, not the line
+        (0, 4, "crazy.move.counterclockwise"),  # the other way: not wrapped, the direction
         (15, 0, "crazy.wrap"),  # crossed where the reference wraps round (the variant)
     ],
 )
@@ -255,3 +256,11 @@ def test_a_crazy_move_past_space_one_reported_otherwise(
 def test_a_total_beyond_the_reported_parts_is_the_pyramids_pay() -> None:
     found = first_event_cause([scored()], [scored(total=2, paid=2)], BEFORE, BEFORE)
     assert found is not None and found.clause == "leg.score.pyramid"  # 2 tickets paid 1
+
+
+def test_under_the_wrapping_variant_its_rule_decides_which_crazy_units_cross() -> None:
+    move = MOVE | {"unit": ["crazy-white", "blue"], "from_space": 2, "to_space": 0,
+                   "clause": "crazy.move.counterclockwise"}  # fmt: skip
+    before = BEFORE | {"ruleset": {"edition": "second", "variants": ["crazy-finish-needs-racing"]}}
+    found = first_event_cause([DIE, move], [DIE, move | {"to_space": 16}], before, BEFORE)
+    assert found is not None and found.clause == "crazy.wrap"

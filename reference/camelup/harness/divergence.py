@@ -190,10 +190,11 @@ def judge(
     """``mismatches`` (from :func:`camelup.harness.compare.compare`) with the first
     divergence of ``reply`` from the reference put in and everything after it silenced.
 
-    A case of one step (fewer than :data:`MIN_STEPS`) has nothing to silence: its failing
-    checks at the diverging step are only named after the divergence
-    (:func:`named_by_events`). Nothing changes for an odds solver, and when either side refused
-    the given position (the error checks at 0 judge that).
+    A case of one step (fewer than :data:`MIN_STEPS`), or of none from a setup, has nothing to
+    silence: its failing checks at the diverging moment are only named after the divergence
+    (:func:`named_by_events`). A failing legal-actions check is named after the rule behind the
+    difference (:func:`named_by_refusal`). Nothing changes for an odds solver, and when either
+    side refused the given position (the error checks at 0 judge that).
     """
     if capabilities != SOLVER and "initial_error" not in reply:
         mismatches = [named_by_refusal(case, m) for m in mismatches]

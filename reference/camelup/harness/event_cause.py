@@ -18,7 +18,8 @@ have none); what differs within the event says which rule decided it:
   ``move.unit.lands-on-top``; the die's unit stopped on a tile it should have passed over:
   ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
   the line: ``end.crossing.racing``; a crazy-led unit wrapped round or held on 1 where the
-  reference crosses the line (``crazy.no-wrap``), or the reverse (``crazy.wrap``); a tile's push
+  reference crosses the line (``crazy.no-wrap``), or the reverse (``crazy.wrap``, which
+  decides both under its variant); a tile's push
   reported otherwise (:func:`_push_clause`); a move reported whole where the reference takes
   whirlwind steps, and going elsewhere: the move's own rule (the die's move is its
   ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
@@ -185,7 +186,8 @@ def _move_clause(
         return None
     origin, destination, theirs = spaces
     if crazy:
-        return _crazy_crossing_clause(origin, destination, theirs)
+        found = _crazy_crossing_clause(origin, destination, theirs)
+        return "crazy.wrap" if found and _variant(before, "crazy-finish-needs-racing") else found
     tiles = {t.get("space") for t in _tiles(before)}
     if origin < theirs < destination and theirs in tiles:
         return "move.only-final-space"  # the unit stopped on a tile it passes over
@@ -201,11 +203,20 @@ def _crazy_crossing_clause(origin: int, destination: int, theirs: int) -> str | 
     or held on 1 (more than one pip short) where the reference crosses the line
     (``crazy.no-wrap``); crossing or held on 1 where the reference wraps it round
     (``crazy.wrap``, a variant's)."""
-    if destination < _FIRST_SPACE and (theirs > origin or theirs == _FIRST_SPACE > destination + 1):
+    wrapped = theirs == destination + _LAST_SPACE  # past 1 and on round from 16
+    if destination < _FIRST_SPACE and (wrapped or theirs == _FIRST_SPACE > destination + 1):
         return "crazy.no-wrap"
     if destination > origin and theirs <= _FIRST_SPACE:  # the reference wrapped it round
         return "crazy.wrap"
     return None
+
+
+def _variant(position: Any, name: str) -> bool:
+    """Whether the rule set of ``position`` plays the variant ``name`` (whose rule then decides
+    what it changes: with ``crazy-finish-needs-racing``, which crazy-led units wrap round)."""
+    ruleset = position.get("ruleset") if isinstance(position, dict) else None
+    variants = ruleset.get("variants") if isinstance(ruleset, dict) else None
+    return isinstance(variants, list) and name in variants
 
 
 def _push_clause(
@@ -216,6 +227,8 @@ def _push_clause(
     track where the reference's push crosses the line (the rule of that crossing); on top
     where the reference puts it underneath, or the reverse (the tile side's rule)."""
     mine = ours[index]
+    if other.get("from_space") != mine.get("from_space"):
+        return None  # pushed from elsewhere: a rule before the push went otherwise
     spaces = _spaces(mine, other)
     if spaces is not None:
         origin, destination, theirs = spaces
