@@ -294,13 +294,6 @@ def chance_outcomes(state: State) -> tuple[tuple[DieRoll, Fraction], ...]:
     return race.roll_chances(state.pyramid)
 
 
-def possible_rolls(state: State) -> tuple[DieRoll, ...]:
-    """Every roll the pyramid action can produce now: each face of each die in the pyramid."""
-    if state.is_over:
-        return ()
-    return _rolls_from(state.pyramid)
-
-
 # Rolls and actions are immutable values, so the ones legal_actions offers are built once per
 # seat and pyramid (or edition) and shared; the caches stay small (64 pyramids per edition,
 # eight seats; bounded all the same, for states with seats no ruleset has). Which of them are
