@@ -42,15 +42,14 @@ def roll_chances(pyramid: tuple[Die, ...]) -> tuple[tuple[DieRoll, Fraction], ..
     3 in white and in black) with probability 1/6. ``chance_outcomes`` (play), the odds and the
     Monte Carlo races all take the chances from here.
     """
-    if not pyramid:
-        return ()
-    per_die = Fraction(1, len(pyramid))
-    racing_face, grey_face = per_die / 3, per_die / 6
-    return tuple(
-        (roll, grey_face if die is _GREY else racing_face)
-        for die in pyramid
-        for roll in die_rolls(die)
-    )
+    # Each roll die_rolls lists is one face of the grey die, or two faces of a racing die that
+    # show the same number: equally likely once the die is drawn.
+    chances: list[tuple[DieRoll, Fraction]] = []
+    for die in pyramid:
+        rolls = die_rolls(die)
+        chance = Fraction(1, len(pyramid) * len(rolls))
+        chances.extend((roll, chance) for roll in rolls)
+    return tuple(chances)
 
 
 @implements("move.pyramid.take-ticket", "move.racing.clockwise", "crazy.move.counterclockwise")
