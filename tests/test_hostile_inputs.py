@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from camelup.cli.app import build_parser
 from camelup.cli.common import Verb
@@ -623,6 +624,36 @@ def test_the_gate_refuses_every_hostile_document_whatever_the_order(document: Ho
     # Depth is judged first, from the text: another defect before it never changes the verdict.
     assert nesting_exceeds(document.text) == document.too_deep
     assert ("nested too deeply" in refused.value.message) == document.too_deep
+
+
+def _depth(value: Any) -> int:
+    """How many arrays and objects nest along the deepest path of ``value`` (a leaf: 0)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+# Strings of brackets and quotes, with a backslash (the regex strips the strings) or without
+# (a split at the quotes does): the gate measures the same depth either way.
+_TEXT = st.text(alphabet='[]{}"\\a', max_size=6)
+_NESTED = st.recursive(
+    st.integers(0, 9) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_NESTED, st.booleans())
+def test_the_gate_measures_the_depth_outside_strings_exactly(value: Any, as_bytes: bool) -> None:
+    text = json.dumps(value)
+    depth = _depth(value)
+    data = text.encode() if as_bytes else text
+    assert nesting_exceeds(data, depth) is False
+    if depth:
+        assert nesting_exceeds(data, depth - 1) is True
 
 
 @pytest.mark.parametrize(("text", "where"), [("[1, 4.0]", "/1"), ('{"a": [1e2]}', "/a/0")])

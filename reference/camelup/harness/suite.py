@@ -19,11 +19,12 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.harness.nesting import depth_message, too_deep
+from camelup.harness.nesting import depth_message, may_nest_too_deep, too_deep
 from camelup.io.gate import InputRefused, read_path
 from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
+    may_hold_surrogate,
     parse_json,
     pointer,
     printable,
@@ -35,6 +36,7 @@ from camelup.io.schemas import SchemaFileError, Schemas, Violation, bundled
 from camelup.model.errors import CamelUpError
 
 CASE_SCHEMA = "case-file#/$defs/case"
+CASE_LEVEL = 2  # a case of a case file: the root object, its "cases" array, the case
 
 Match = Literal["sequence", "subsequence"]
 
@@ -363,13 +365,17 @@ def _case_file(data: bytes, name: str, gate: Schemas) -> tuple[list[Case], list[
     assert isinstance(raw_cases, list)
     cases: list[Case] = []
     problems: list[Problem] = []
+    # Each case is walked for depth and for surrogates only where the file's text says one
+    # may be there: the two walks were a fifth of the loading of the suite, which has neither.
+    may_be_deep = may_nest_too_deep(data, CASE_LEVEL)
+    surrogates = may_hold_surrogate(data)
     for index, raw in enumerate(raw_cases):
-        deep = too_deep(raw)
+        deep = too_deep(raw) if may_be_deep else None
         if deep is not None:  # compared recursively later: refused here, with where it is
             problems.append(Problem(name, pointer("cases", index) + deep, depth_message()))
             continue
         try:
-            cases.append(_case(raw, document["area"], name, index, gate))
+            cases.append(_case(raw, document["area"], name, index, gate, surrogates))
         except _Defect as defect:
             problems.append(Problem(name, pointer("cases", index) + defect.pointer, defect.message))
     return cases, problems
@@ -394,8 +400,11 @@ def _said(violation: Violation) -> str:
     return violation.message + (f" [{violation.clause}]" if violation.clause else "")
 
 
-def _case(raw: Any, area: str, file: str, index: int, gate: Schemas) -> Case:
-    found = lone_surrogate(raw)  # no report, terminal or adapter pipe could carry it
+def _case(
+    raw: Any, area: str, file: str, index: int, gate: Schemas, surrogates: bool = True
+) -> Case:
+    """``surrogates``: whether ``raw`` may hold a lone surrogate (False: its text holds none)."""
+    found = lone_surrogate(raw) if surrogates else None  # no report or pipe could carry it
     if found is not None:
         raise _Defect(found[0], surrogate_message(found[1]))
     violation = gate.check(CASE_SCHEMA, raw)
