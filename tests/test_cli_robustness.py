@@ -1,6 +1,8 @@
-"""The defects of issue 10, each reproduced through the real command line: ``python -m camelup``
-in a subprocess, adapters that misbehave as real ones do (``faux_adapters/evil.py``), real
-signals, closed and full standard output.
+"""The defects of issue 10, each reproduced through the command line: ``python -m camelup`` in a
+subprocess where the process is what is judged (real signals, closed and full standard output,
+adapters that misbehave as real ones do and leave children: ``faux_adapters/evil.py``), and
+``camelup.cli.main`` in this process where only what it prints and returns is (usage errors,
+reports of misbehaving adapters, suites that cannot load).
 
 Every test uses a handful of cases (``--id turn``: 8 cases) and short timeouts. A subprocess
 is given a generous ``timeout`` only so that a regression fails the test instead of hanging
@@ -24,7 +26,7 @@ import junitparser
 import pytest
 from tap.parser import Parser as TapParser
 
-from commands import camelup, one_line
+from commands import camelup, one_line, run_cli_completed
 from commands import run_camelup as run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -270,11 +272,11 @@ def test_an_adapter_flooding_without_newlines_breaks_the_protocol_in_bounded_mem
     assert_no_process_left(log)
 
 
-def test_max_line_bytes_is_an_option(tmp_path: Path) -> None:
+def test_max_line_bytes_is_an_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "adapter.log"
-    result = run(
-        "conformance", "run", "--id", TARGET, "--format", "jsonl", "--max-line-bytes", "2000",
-        "--adapter", evil("reference", log),
+    result = run_cli_completed(
+        capsys, "conformance", "run", "--id", TARGET, "--format", "jsonl",
+        "--max-line-bytes", "2000", "--adapter", evil("reference", log),
     )  # fmt: skip
     assert result.returncode == 4  # the reply of the reference is longer than 2000 bytes
     [case] = jsonl_lines(result.stdout)[1:-1]
@@ -303,11 +305,11 @@ def _deep_case_suite(root: Path) -> Path:
 
 @pytest.mark.parametrize("verb", ["run", "validate", "explain"])
 def test_a_deeply_nested_case_file_is_an_invalid_suite_with_a_pointer(
-    tmp_path: Path, verb: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: str
 ) -> None:
     root = _deep_case_suite(tmp_path / "suite")
     args = {"run": ["run"], "validate": ["validate"], "explain": ["explain", TARGET]}[verb]
-    result = run("conformance", *args, "--suite", str(root))
+    result = run_cli_completed(capsys, "conformance", *args, "--suite", str(root))
     assert result.returncode == 3, result.stderr
     assert "deep.json#/cases/0/expect/0/state/~1players~10~1money/" in result.stderr
     assert "nested more than 64 levels deep" in result.stderr
@@ -408,11 +410,11 @@ def test_a_full_stdout_is_one_line_and_exit_74() -> None:
 )
 @pytest.mark.parametrize("verb", ["run", "explain", "fuzz"])
 def test_options_out_of_range_are_usage_errors_naming_the_range(
-    verb: str, option: str, value: str, message: str
+    capsys: pytest.CaptureFixture[str], verb: str, option: str, value: str, message: str
 ) -> None:
     argv = ["conformance", verb, *([TARGET] if verb == "explain" else [])]
     adapter = ["--adapter", f"{sys.executable} -m camelup.adapter"]
-    result = run(*argv, *adapter, option, value)
+    result = run_cli_completed(capsys, *argv, *adapter, option, value)
     assert result.returncode == 2
     assert one_line(result.stderr) == f"camelup conformance: {message}"
 
@@ -442,11 +444,11 @@ def test_control_characters_of_an_adapter_never_reach_the_terminal(tmp_path: Pat
 
 
 def test_tap_of_an_adapter_writing_control_characters_parses_with_tap_py_and_yaml(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log = tmp_path / "adapter.log"
-    result = run(
-        "conformance", "run", *SELECTION, "--format", "tap",
+    result = run_cli_completed(
+        capsys, "conformance", "run", *SELECTION, "--format", "tap",
         "--adapter", evil("control", log, f"{TARGET},{OTHER}"),
     )  # fmt: skip
     assert result.returncode == 4
@@ -467,20 +469,24 @@ def test_tap_of_an_adapter_writing_control_characters_parses_with_tap_py_and_yam
 # ---------------------------------------------------------------- 9. a failed start
 
 
-def test_tap_of_an_adapter_that_cannot_start_bails_out(tmp_path: Path) -> None:
-    result = run(
-        "conformance", "run", *SELECTION, "--format", "tap", "--adapter", "/nonexistent/adapter"
-    )
+def test_tap_of_an_adapter_that_cannot_start_bails_out(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli_completed(
+        capsys, "conformance", "run", *SELECTION, "--format", "tap",
+        "--adapter", "/nonexistent/adapter",
+    )  # fmt: skip
     assert result.returncode == 5
     lines = list(TapParser().parse_text(result.stdout))
     [bail] = [line for line in lines if line.category == "bail"]
     assert "the adapter could not start" in bail.reason
 
 
-def test_junit_of_an_adapter_that_cannot_start_has_an_error(tmp_path: Path) -> None:
-    result = run(
-        "conformance", "run", *SELECTION, "--format", "junit", "--adapter", "/nonexistent/adapter"
-    )
+def test_junit_of_an_adapter_that_cannot_start_has_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = run_cli_completed(
+        capsys, "conformance", "run", *SELECTION, "--format", "junit",
+        "--adapter", "/nonexistent/adapter",
+    )  # fmt: skip
     assert result.returncode == 5
     xml = junitparser.JUnitXml.fromstring(result.stdout)
     assert xml.tests >= 1 and xml.errors >= 1
@@ -528,8 +534,8 @@ def test_a_report_to_dev_stdout_holds_only_the_report(fmt: str) -> None:
     assert result.stderr.startswith("report written to /dev/stdout: 8 passed")
 
 
-def test_the_report_verb_refuses_a_huge_timeout_too() -> None:
-    result = run("conformance", "report", "--timeout", "1e10")
+def test_the_report_verb_refuses_a_huge_timeout_too(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli_completed(capsys, "conformance", "report", "--timeout", "1e10")
     assert result.returncode == 2
     assert one_line(result.stderr) == (
         "camelup conformance: --timeout 1e+10: must be a positive number of seconds, at most"

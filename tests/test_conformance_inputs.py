@@ -263,6 +263,30 @@ def test_a_lone_surrogate_in_a_key_or_the_area(
     assert out.splitlines()[-1] == "7 passed, 0 failed, 0 errored, 0 skipped"
 
 
+@pytest.mark.parametrize(("lists", "refused"), [(60, False), (61, True)])
+def test_a_case_is_walked_for_depth_exactly_where_its_file_may_be_too_deep(
+    tmp_path: Path, lists: int, refused: bool
+) -> None:
+    """A file's text spares the walk of its cases for depth only when none can be too deep:
+    at the bound, a case is refused (its innermost list 64 levels below it), one level less is
+    not (the list that holds the expected money is 4 levels below the case)."""
+    data = first_file()
+    value: Any = 1
+    for _ in range(lists):
+        value = [value]
+    data["cases"][0]["expect"][0]["state"]["/players/0/money"] = value
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(data), "utf-8")
+    cases, problems = suite.load_case_file(path, suite.bundled())
+    deep = [str(p) for p in problems if "levels deep" in p.message]
+    assert len(deep) == refused, problems
+    if refused:
+        where = "#/cases/0/expect/0/state/~1players~10~1money" + "/0" * 60
+        assert f"{where}: nested more than 64 levels deep" in deep[0]
+        assert len(cases) == 1  # the other case of the file still loads
+        assert len(problems) == 1
+
+
 ERRORED_WITH = """\
 import json, sys
 from camelup.harness.adapter import hello_reply

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from camelup.cli.app import build_parser
 from camelup.cli.common import Verb
@@ -170,27 +171,49 @@ def test_a_refused_state_file_is_exit_3_in_one_line_and_leaves_nothing(
     assert after == before  # no board, no temporary file
 
 
+REFUSED_CASE_FILES = {kind: "x-" + kind.replace(" ", "-") + ".json" for kind in REFUSED}
+
+
+@pytest.fixture(scope="module")
+def refused_case_files(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[int, str, str, set[str], set[str]]]:
+    """Each suite verb on a suite of a good file and every refused file, all in one process:
+    per verb, the exit code, standard output and error, and the listing of its folder before
+    and after."""
+    rows, before = [], []
+    for verb in SUITE_VERBS:
+        folder = tmp_path_factory.mktemp("suite")
+        suite = folder / "suite"
+        shutil.copytree(ROOT / "conformance" / "schema", suite / "schema")
+        cases = suite / "cases" / "first"
+        cases.mkdir(parents=True)
+        shutil.copy(GOOD_FILE, cases / "03-turn.json")
+        for kind, name in REFUSED_CASE_FILES.items():
+            REFUSED[kind][0](cases / name)
+        before.append(_listing(folder))
+        rows.append((folder, ("conformance", verb, "--suite", str(suite))))
+    done = _each_in_one_process(rows)
+    return {
+        verb: (code, out, err, listed, _listing(folder))
+        for verb, (folder, _), (code, out, err), listed in zip(
+            SUITE_VERBS, rows, done, before, strict=True
+        )
+    }
+
+
 @pytest.mark.parametrize("verb", SUITE_VERBS)
 def test_each_refused_case_file_is_named_and_the_good_cases_still_load(
-    tmp_path: Path, verb: str
+    refused_case_files: dict[str, tuple[int, str, str, set[str], set[str]]], verb: str
 ) -> None:
-    suite = tmp_path / "suite"
-    shutil.copytree(ROOT / "conformance" / "schema", suite / "schema")
-    cases = suite / "cases" / "first"
-    cases.mkdir(parents=True)
-    shutil.copy(GOOD_FILE, cases / "03-turn.json")
-    names = {kind: "x-" + kind.replace(" ", "-") + ".json" for kind in REFUSED}
-    for kind, name in names.items():
-        REFUSED[kind][0](cases / name)
-    before = _listing(tmp_path)
-    result = _camelup(tmp_path, "conformance", verb, "--suite", str(suite))
-    assert result.returncode == 3, result.stderr
-    for kind, name in names.items():
-        [line] = [line for line in result.stderr.splitlines() if f"/{name}" in line]
+    code, out, err, before, after = refused_case_files[verb]
+    assert code == 3, err
+    for kind, name in REFUSED_CASE_FILES.items():
+        [line] = [line for line in err.splitlines() if f"/{name}" in line]
         assert REFUSED[kind][1] in line, kind
     if verb == "run":
-        assert "6 passed, 0 failed" in result.stdout  # the good file's cases all ran
-    assert _listing(tmp_path) - before <= {".camelup-lastfailed.json"}
+        assert "6 passed, 0 failed" in out  # the good file's cases all ran
+    assert after - before <= {".camelup-lastfailed.json"}
 
 
 def test_standard_input_closed_or_hostile_is_exit_3(tmp_path: Path) -> None:
@@ -260,10 +283,11 @@ def test_an_output_that_cannot_be_written_has_its_code_and_no_temporary_file(
 
 
 def test_export_and_docs_site_into_a_missing_folder_are_usage_errors(tmp_path: Path) -> None:
-    for args in (("conformance", "export"), ("docs", "site")):
-        result = _camelup(tmp_path, *args, "/proc/camelup-missing/out")
-        assert result.returncode == 2, result.stderr
-        assert "no such folder" in result.stderr
+    verbs = [("conformance", "export"), ("docs", "site")]
+    rows = [(tmp_path, (*args, "/proc/camelup-missing/out")) for args in verbs]
+    for code, _, err in _each_in_one_process(rows):
+        assert code == 2, err
+        assert "no such folder" in err
 
 
 def test_write_output_replaces_the_file_whole_or_not_at_all(tmp_path: Path) -> None:
@@ -623,6 +647,36 @@ def test_the_gate_refuses_every_hostile_document_whatever_the_order(document: Ho
     # Depth is judged first, from the text: another defect before it never changes the verdict.
     assert nesting_exceeds(document.text) == document.too_deep
     assert ("nested too deeply" in refused.value.message) == document.too_deep
+
+
+def _depth(value: Any) -> int:
+    """How many arrays and objects nest along the deepest path of ``value`` (a leaf: 0)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+# Strings of brackets and quotes, with a backslash (the regex strips the strings) or without
+# (a split at the quotes does): the gate measures the same depth either way.
+_TEXT = st.text(alphabet='[]{}"\\a', max_size=6)
+_NESTED = st.recursive(
+    st.integers(0, 9) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_NESTED, st.booleans())
+def test_the_gate_measures_the_depth_outside_strings_exactly(value: Any, as_bytes: bool) -> None:
+    text = json.dumps(value)
+    depth = _depth(value)
+    data = text.encode() if as_bytes else text
+    assert nesting_exceeds(data, depth) is False
+    if depth:
+        assert nesting_exceeds(data, depth - 1) is True
 
 
 @pytest.mark.parametrize(("text", "where"), [("[1, 4.0]", "/1"), ('{"a": [1e2]}', "/a/0")])

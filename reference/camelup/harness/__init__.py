@@ -15,11 +15,46 @@ True
 
 """
 
-from camelup.harness.expectations import Expectations, load_expectations
-from camelup.harness.protocol import Hello, InProcessReference, SubprocessAdapter
-from camelup.harness.reports import FORMATS, render
-from camelup.harness.runner import CaseResult, RunReport, run_cases
-from camelup.harness.suite import Case, Suite, load_suite, select, suite_directory
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from camelup.harness.expectations import Expectations, load_expectations
+    from camelup.harness.protocol import Hello, InProcessReference, SubprocessAdapter
+    from camelup.harness.reports import FORMATS, render
+    from camelup.harness.runner import CaseResult, RunReport, run_cases
+    from camelup.harness.suite import Case, Suite, load_suite, select, suite_directory
+
+# Each name is imported from its module when first asked for (PEP 562): a command that needs
+# one module of the package (``conformance list``: the suite) is not made to import them all,
+# the runner, the protocol and the reports among them (a fifth of such a command's start).
+_HOMES = {
+    "Expectations": "expectations",
+    "load_expectations": "expectations",
+    "Hello": "protocol",
+    "InProcessReference": "protocol",
+    "SubprocessAdapter": "protocol",
+    "FORMATS": "reports",
+    "render": "reports",
+    "CaseResult": "runner",
+    "RunReport": "runner",
+    "run_cases": "runner",
+    "Case": "suite",
+    "Suite": "suite",
+    "load_suite": "suite",
+    "select": "suite",
+    "suite_directory": "suite",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "FORMATS",

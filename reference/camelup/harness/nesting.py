@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from camelup.io.gate import nesting_exceeds
 from camelup.io.jsonio import pointer
 
 MAX_DEPTH = 64
@@ -32,6 +33,16 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> str | None:
             return None
         level = below
     return _path_to_depth(value, limit) if level else None
+
+
+def may_nest_too_deep(text: bytes, level: int, limit: int = MAX_DEPTH) -> bool:
+    """Whether a value ``level`` levels below the root of the JSON text ``text`` may nest more
+    than ``limit`` levels deep (as :func:`too_deep` counts): False is certain, from the text's
+    brackets outside strings (:func:`camelup.io.gate.nesting_exceeds`, at C speed), so that a
+    document with nothing that deep is not walked value by value."""
+    # too_deep finds a container ``limit`` levels below the value: ``limit + level`` below the
+    # root, where nesting_exceeds' running count of open brackets reaches ``limit + level + 1``.
+    return nesting_exceeds(text, limit + level)
 
 
 def _path_to_depth(value: Any, limit: int) -> str:

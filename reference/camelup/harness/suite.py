@@ -19,11 +19,13 @@ from typing import Any, Literal
 
 import attrs
 
-from camelup.harness.nesting import depth_message, too_deep
+from camelup.harness.nesting import depth_message, may_nest_too_deep, too_deep
+from camelup.io import cache
 from camelup.io.gate import InputRefused, read_path
 from camelup.io.jsonio import (
     JSONInputError,
     lone_surrogate,
+    may_hold_surrogate,
     parse_json,
     pointer,
     printable,
@@ -35,6 +37,7 @@ from camelup.io.schemas import SchemaFileError, Schemas, Violation, bundled
 from camelup.model.errors import CamelUpError
 
 CASE_SCHEMA = "case-file#/$defs/case"
+CASE_LEVEL = 2  # a case of a case file: the root object, its "cases" array, the case
 
 Match = Literal["sequence", "subsequence"]
 
@@ -321,7 +324,10 @@ def read_json(path: Path, **options: Any) -> tuple[Any, Problem | None]:
 # Case files read against the bundled schemas, by (name shown, digest of the bytes): a file is
 # parsed and judged once per process however many commands or tests load the suite (a load of
 # the whole suite costs a second), and a changed file, whatever its time stamp, is read anew.
-_LOADED: dict[tuple[str, bytes], tuple[tuple[Case, ...], tuple[Problem, ...]]] = {}
+# Across processes, the judgement is kept on disk (camelup.io.cache), under the same key and
+# the fingerprint of camelup's code.
+Judged = tuple[tuple[Case, ...], tuple[Problem, ...]]
+_LOADED: dict[tuple[str, bytes], Judged] = {}
 _LOADED_FILES = 512  # far more than the suite has: a bound, not a policy
 
 
@@ -338,11 +344,25 @@ def load_case_file(path: Path, gate: Schemas | None = None) -> tuple[list[Case],
     key = (name, hashlib.blake2b(data, digest_size=16).digest())
     loaded = _LOADED.get(key)
     if loaded is None:
-        cases, problems = _case_file(data, name, gate)
-        loaded = _LOADED[key] = (tuple(cases), tuple(problems))
+        loaded = _LOADED[key] = _judged(data, name, key[1], gate)
         if len(_LOADED) > _LOADED_FILES:
             del _LOADED[next(iter(_LOADED))]
     return list(loaded[0]), list(loaded[1])
+
+
+def _judged(data: bytes, name: str, data_digest: bytes, gate: Schemas) -> Judged:
+    """The cases and problems of a case file, from the cache on disk when this camelup (the
+    same code and schemas) judged the same bytes (``data_digest``) under the same name."""
+    digest = hashlib.blake2b(cache.code_fingerprint(), digest_size=20)
+    digest.update(data_digest + name.encode("utf-8", "surrogateescape"))
+    key = digest.digest()
+    kept = cache.recall("suite", key)
+    if isinstance(kept, tuple) and len(kept) == 2:
+        return kept
+    cases, problems = _case_file(data, name, gate)
+    judged = (tuple(cases), tuple(problems))
+    cache.remember("suite", key, judged)
+    return judged
 
 
 def _case_file(data: bytes, name: str, gate: Schemas) -> tuple[list[Case], list[Problem]]:
@@ -363,13 +383,17 @@ def _case_file(data: bytes, name: str, gate: Schemas) -> tuple[list[Case], list[
     assert isinstance(raw_cases, list)
     cases: list[Case] = []
     problems: list[Problem] = []
+    # Each case is walked for depth and for surrogates only where the file's text says one
+    # may be there: the two walks were a fifth of the loading of the suite, which has neither.
+    may_be_deep = may_nest_too_deep(data, CASE_LEVEL)
+    surrogates = may_hold_surrogate(data)
     for index, raw in enumerate(raw_cases):
-        deep = too_deep(raw)
+        deep = too_deep(raw) if may_be_deep else None
         if deep is not None:  # compared recursively later: refused here, with where it is
             problems.append(Problem(name, pointer("cases", index) + deep, depth_message()))
             continue
         try:
-            cases.append(_case(raw, document["area"], name, index, gate))
+            cases.append(_case(raw, document["area"], name, index, gate, surrogates))
         except _Defect as defect:
             problems.append(Problem(name, pointer("cases", index) + defect.pointer, defect.message))
     return cases, problems
@@ -394,8 +418,11 @@ def _said(violation: Violation) -> str:
     return violation.message + (f" [{violation.clause}]" if violation.clause else "")
 
 
-def _case(raw: Any, area: str, file: str, index: int, gate: Schemas) -> Case:
-    found = lone_surrogate(raw)  # no report, terminal or adapter pipe could carry it
+def _case(
+    raw: Any, area: str, file: str, index: int, gate: Schemas, surrogates: bool = True
+) -> Case:
+    """``surrogates``: whether ``raw`` may hold a lone surrogate (False: its text holds none)."""
+    found = lone_surrogate(raw) if surrogates else None  # no report or pipe could carry it
     if found is not None:
         raise _Defect(found[0], surrogate_message(found[1]))
     violation = gate.check(CASE_SCHEMA, raw)

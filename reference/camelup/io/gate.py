@@ -139,7 +139,18 @@ def _reason(error: BaseException) -> str:
 # Strings first (their brackets are text, not nesting), then all but the brackets.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"\\')
 _STEPS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
+
+
+def _brackets(raw: bytes) -> bytes:
+    """The brackets of ``raw`` outside strings. Without a backslash no quote is escaped, so
+    the strings lie between the quotes taken pairwise: the text is cut down to brackets and
+    quotes first, and the strings' brackets dropped by a split (a fifth of the regex's time
+    on the suite, which has no backslash)."""
+    if b"\\" in raw:
+        return _STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    return b"".join(raw.translate(None, _NOT_STRUCTURE).split(b'"')[::2])
 
 
 def nesting_exceeds(data: str | bytes, limit: int = MAX_NESTING) -> bool:
@@ -150,5 +161,5 @@ def nesting_exceeds(data: str | bytes, limit: int = MAX_NESTING) -> bool:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return False
-    steps = _STRING.sub(b"", raw).translate(_STEPS, _NOT_BRACKET)  # b"\x02" opens, b"\x00" closes
+    steps = _brackets(raw).translate(_STEPS)  # b"\x02" opens, b"\x00" closes
     return max(accumulate(map(int.__sub__, steps, repeat(1))), default=0) > limit

@@ -39,6 +39,7 @@ __all__ = [
     "JSONInputError",
     "find",
     "lone_surrogate",
+    "may_hold_surrogate",
     "parse_json",
     "pointer",
     "printable",
@@ -48,6 +49,7 @@ __all__ = [
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 class JSONInputError(ValueError):
@@ -113,6 +115,16 @@ def _surrogate_in(node: Any, depth: int) -> str | None:
         hit = _SURROGATE.search(node)
         return _shown(hit) if hit else None
     return None
+
+
+def may_hold_surrogate(text: str | bytes) -> bool:
+    """Whether the JSON text ``text`` may hold a lone surrogate: False is certain. One can
+    only come from a \\uD8xx-style escape or from text that already holds one (not ASCII), so a
+    regex over the text spares the walk over the value (:func:`lone_surrogate`) in the common
+    case, and two scans at C speed spare the regex in the commonest (the regex is slower)."""
+    if isinstance(text, bytes):  # UTF-8 cannot hold a surrogate: an escape is the one way
+        return _SURROGATE_ESCAPE.search(text) is not None
+    return ("\\u" in text or not text.isascii()) and _MAYBE_SURROGATE.search(text) is not None
 
 
 def lone_surrogate(value: Any) -> tuple[str, str] | None:
@@ -306,14 +318,7 @@ def parse_json(
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
             raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])
-    # A lone surrogate can only come from a \uD8xx-style escape or from text that already holds
-    # one (not ASCII), so a regex over the text spares the walk over the value in the common
-    # case, and two scans at C speed spare the regex in the commonest (the regex is slower).
-    if (
-        not allow_surrogates
-        and ("\\u" in text or not text.isascii())
-        and _MAYBE_SURROGATE.search(text) is not None
-    ):
+    if not allow_surrogates and may_hold_surrogate(text):
         found = lone_surrogate(value)
         if found is not None:
             where, shown = found
