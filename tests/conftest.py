@@ -19,6 +19,23 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if not hasattr(config, "workerinput"):
         _share_bytecode()
+        _cache_for_this_run(config)
+
+
+def _cache_for_this_run(config: pytest.Config) -> None:
+    """Give the run a cache folder of its own (``CAMELUP_CACHE_DIR``), empty at the start.
+
+    camelup keeps the judged suite (and the site's engine snapshot) in the user's cache folder
+    for the next command. A test must neither write there nor be served what an earlier run
+    left: every process of this run (workers and the `camelup` they start inherit it) shares one
+    fresh folder, so the run pays each piece of work once, as a user's first command does, and
+    the folder goes when the run ends."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="camelup-tests-cache-")
+    os.environ["CAMELUP_CACHE_DIR"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def _share_bytecode() -> None:
