@@ -17,8 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
+from camelup.harness import fuzz
 from camelup.harness.adapter import run_case
 from camelup.harness.lockstep import first_divergence, pattern
 from camelup.harness.suite import load_suite
@@ -217,6 +219,36 @@ def test_a_field_is_a_pointer_pattern() -> None:
     assert pattern("/ticket_stacks/blue") == "/ticket_stacks/blue"
 
 
+@pytest.fixture
+def judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fuzzer's games judged and its findings shrunk once for the test, however many runs
+    of the same seed on the same adapter it makes: the games, their verdicts and the shrinking
+    do not depend on the expectations (only which groups are shrunk does), so a second run would
+    only repeat the same adapter round trips (each run of seed 23 costs 4 s of CPU)."""
+    judged: dict[str, Any] = {}
+    shrunk: dict[str, Any] = {}
+    judge_draws, shrink_example = fuzz._judge_draws, fuzz._shrink_example
+
+    def key(judge: fuzz.Judge, *parts: Any) -> str:
+        return json.dumps([judge.hello.name, judge.hello.version, *parts], default=repr)
+
+    def judge_draws_once(judge: fuzz.Judge, draws: Any) -> Any:
+        known = key(judge, [attrs.astuple(d) for d in draws])
+        if known not in judged:
+            judged[known] = judge_draws(judge, draws)
+        return judged[known]
+
+    def shrink_example_once(judge: fuzz.Judge, example: Any, seed: int) -> Any:
+        known = key(judge, example.number, example.wire, str(example.divergence), seed)
+        if known not in shrunk:
+            shrunk[known] = shrink_example(judge, example, seed)
+        return shrunk[known]
+
+    monkeypatch.setattr(fuzz, "_judge_draws", judge_draws_once)
+    monkeypatch.setattr(fuzz, "_shrink_example", shrink_example_once)
+
+
+@pytest.mark.usefixtures("judged_once")
 def test_known_findings_are_reported_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
