@@ -17,8 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
+from camelup.harness import fuzz
 from camelup.harness.adapter import run_case
 from camelup.harness.lockstep import first_divergence, pattern
 from camelup.harness.suite import load_suite
@@ -155,8 +157,8 @@ def test_a_start_player_mistake_is_named_after_the_start_marker(
     move; the clause is the one of the reference event that set the player to move."""
     adapter = faux("mutant_without_events.py", "start-marker-always-rotates")
     code, out, err = run_cli(
-        capsys, "conformance", "fuzz", "--adapter", adapter, "--seed", "3", "--games", "20"
-    )
+        capsys, "conformance", "fuzz", "--adapter", adapter, "--seed", "3", "--games", "5"
+    )  # game 5 is the one shrunk, as it was in 20 games
     assert code == 1, err
     assert "move.racing.clockwise at" not in err
     assert "leg.start-player at /to_move: " in err
@@ -165,14 +167,14 @@ def test_a_start_player_mistake_is_named_after_the_start_marker(
 
 
 def test_legal_actions_are_compared_when_declared(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["--seed", "2", "--games", "10", "--ruleset", "second"]
+    argv = ["--seed", "2", "--games", "3", "--ruleset", "second"]  # each game shows it
     code, out, err = run_cli(
         capsys, "conformance", "fuzz", "--adapter", faux("lists_space_one.py"), *argv
     )
     assert code == 1, err
     [case] = cases_of(out)
     assert case["clauses"][0] == "tile.place.not-space-one"  # the reference's refusal of it
-    assert "tile.place.not-space-one at /legal_actions/*: 10 game(s)" in err
+    assert "tile.place.not-space-one at /legal_actions/*: 3 game(s)" in err
     [check] = case["expect"]
     assert check["after"] == 0 and all(
         a["space"] != 1 for a in check["legal_actions"] if "space" in a
@@ -180,7 +182,7 @@ def test_legal_actions_are_compared_when_declared(capsys: pytest.CaptureFixture[
 
 
 def test_events_are_compared_when_declared(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["--seed", "2", "--games", "10", "--ruleset", "second"]
+    argv = ["--seed", "2", "--games", "3", "--ruleset", "second"]  # each game shows it
     code, out, err = run_cli(
         capsys, "conformance", "fuzz", "--adapter", faux("unpaid_tile_events.py"), *argv
     )
@@ -217,6 +219,36 @@ def test_a_field_is_a_pointer_pattern() -> None:
     assert pattern("/ticket_stacks/blue") == "/ticket_stacks/blue"
 
 
+@pytest.fixture
+def judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fuzzer's games judged and its findings shrunk once for the test, however many runs
+    of the same seed on the same adapter it makes: the games, their verdicts and the shrinking
+    do not depend on the expectations (only which groups are shrunk does), so a second run would
+    only repeat the same adapter round trips (each run of seed 23 costs 4 s of CPU)."""
+    judged: dict[str, Any] = {}
+    shrunk: dict[str, Any] = {}
+    judge_draws, shrink_example = fuzz._judge_draws, fuzz._shrink_example
+
+    def key(judge: fuzz.Judge, *parts: Any) -> str:
+        return json.dumps([judge.hello.name, judge.hello.version, *parts], default=repr)
+
+    def judge_draws_once(judge: fuzz.Judge, draws: Any) -> Any:
+        known = key(judge, [attrs.astuple(d) for d in draws])
+        if known not in judged:
+            judged[known] = judge_draws(judge, draws)
+        return judged[known]
+
+    def shrink_example_once(judge: fuzz.Judge, example: Any, seed: int) -> Any:
+        known = key(judge, example.number, example.wire, str(example.divergence), seed)
+        if known not in shrunk:
+            shrunk[known] = shrink_example(judge, example, seed)
+        return shrunk[known]
+
+    monkeypatch.setattr(fuzz, "_judge_draws", judge_draws_once)
+    monkeypatch.setattr(fuzz, "_shrink_example", shrink_example_once)
+
+
+@pytest.mark.usefixtures("judged_once")
 def test_known_findings_are_reported_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -296,8 +328,9 @@ def test_fuzz_shrinks_an_adapter_that_errors(
     script.write_text(ERRORS_ON_MOVE_TILE)
     out = tmp_path / "found.json"
     adapter = f"{PYTHON} {shlex.quote(str(script))}"
+    # both games move a tile; game 2 is the one shrunk, as it was in 20 games
     code, _, err = run_cli(
-        capsys, "conformance", "fuzz", "--adapter", adapter, "--seed", "4", "--games", "20",
+        capsys, "conformance", "fuzz", "--adapter", adapter, "--seed", "4", "--games", "2",
         "--ruleset", "first", "--out", str(out),
     )  # fmt: skip
     assert code == 1, err
@@ -346,12 +379,13 @@ def test_a_partnership_free_adapter_is_fuzzed_without_partnerships(
 ) -> None:
     """``no_partnerships.py`` errors on any case with a partnership step: none is sent; and it
     lists no ``form_partnership`` among its legal actions, which is no disagreement."""
-    argv = ["--seed", "1", "--games", "12", "--ruleset", "second-partnerships"]
+    # 6-8 players: every game would send partnership steps, and list them as legal
+    argv = ["--seed", "1", "--games", "4", "--ruleset", "second-partnerships"]
     code, out, err = run_cli(
         capsys, "conformance", "fuzz", "--adapter", faux("no_partnerships.py"), *argv
     )
     assert code == 0 and out == "", err
-    assert err.splitlines()[-1] == "fuzz: no disagreement in 12 game(s)"
+    assert err.splitlines()[-1] == "fuzz: no disagreement in 4 game(s)"
 
 
 def test_legal_actions_are_compared_after_every_step() -> None:
@@ -368,6 +402,7 @@ def test_legal_actions_are_compared_after_every_step() -> None:
     assert first_divergence(wire, reference, other, frozenset()) is None  # not declared
 
 
+@pytest.mark.usefixtures("judged_once")
 def test_fuzz_names_camelcalcs_mistakes_after_its_own_expectations(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -393,7 +428,7 @@ def test_fuzz_names_camelcalcs_mistakes_after_its_own_expectations(
 def test_the_adapters_own_ranking_is_compared_when_declared(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["--seed", "0", "--games", "10", "--ruleset", "second"]
+    argv = ["--seed", "0", "--games", "3", "--ruleset", "second"]  # each disagrees on rank.stack
     code, out, err = run_cli(
         capsys, "conformance", "fuzz", "--adapter", faux("swapped_ranking.py"), *argv
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from camelup.harness.mutation import Mutant, StaleMutant, Wrap, edit
 from camelup.harness.mutation.catalogue import CATALOGUE
 from camelup.harness.mutation.catalogue import mutants as catalogue
 from camelup.harness.mutation.verdict import judge
+from camelup.harness.suite import suite_directory
 from camelup.model.state import State
 from camelup.rules import crazy, final, leg, movement, ranking, tiles, turn, whirlwind
 from camelup.spec.registry import load_registry
@@ -27,6 +29,20 @@ from test_layers import imported
 
 PYTHON = shlex.quote(sys.executable)
 FLOOR_CASE = "leg.score.net/floor-on-the-total-not-per-ticket"
+
+
+@pytest.fixture(scope="module")
+def killers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A suite of the three case files whose cases kill the mutants the command tests name
+    (turn-passes-right, tile-on-space-one, leg-floor-per-ticket): each command runs the
+    unpatched reference on its suite and then each mutant; on the whole suite (766 cases) the
+    same verdicts cost eight times the CPU."""
+    suite = tmp_path_factory.mktemp("killers")
+    for name in ("first/03-turn.json", "first/06-tiles.json", "second/10-leg.json"):
+        target = suite / "cases" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(suite_directory() / "cases" / name, target)
+    return suite
 
 
 def snapshot() -> dict[tuple[str, str], int]:
@@ -147,11 +163,15 @@ def test_the_floor_case_kills_the_per_ticket_floor() -> None:
     assert verdict.failing == (FLOOR_CASE,)
 
 
-def test_the_command_reports_a_kill_naming_the_clause(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_reports_a_kill_naming_the_clause(
+    capsys: pytest.CaptureFixture[str], killers: Path
+) -> None:
     code, out, _ = run_cli(
         capsys,
         "conformance",
         "mutants",
+        "--suite",
+        str(killers),
         "--mutant",
         "leg-floor-per-ticket",
         "--mutant",
@@ -172,13 +192,17 @@ def _harmless(real: object) -> object:
 
 @pytest.mark.parametrize("first_kill", [False, True])
 def test_a_survivor_fails_the_command(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, first_kill: bool
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    first_kill: bool,
+    killers: Path,
 ) -> None:
     survivor = Mutant(
         "harmless-next-seat", "turn.order", "the rule itself", (Wrap(turn, "next_seat", _harmless),)
     )
     monkeypatch.setitem(CATALOGUE, survivor.name, survivor)
-    argv = ["conformance", "mutants", "--mutant", survivor.name, "--mutant", "turn-passes-right"]
+    argv = ["conformance", "mutants", "--suite", str(killers), "--mutant", survivor.name]
+    argv += ["--mutant", "turn-passes-right"]
     code, out, _ = run_cli(capsys, *argv, *(["--first-kill"] if first_kill else []))
     assert code == 1
     assert re.search(r"^SURVIVED +harmless-next-seat +turn\.order +no case fails", out, re.M)
@@ -192,10 +216,11 @@ def test_an_unknown_mutant_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
     assert "no such mutant: no-such-mutant" in err
 
 
-def test_a_mutant_served_as_an_adapter_fails_the_case_that_kills_it() -> None:
+def test_a_mutant_served_as_an_adapter_fails_the_case_that_kills_it(killers: Path) -> None:
     def run(*adapter: str) -> subprocess.CompletedProcess[str]:
         command = shlex.join([sys.executable, "-m", "camelup.adapter", *adapter])
-        argv = ["conformance", "run", "--adapter", command, "--id", FLOOR_CASE, "--format", "jsonl"]
+        argv = ["conformance", "run", "--suite", str(killers), "--adapter", command]
+        argv += ["--id", FLOOR_CASE, "--format", "jsonl"]
         probe = f"import sys; from camelup.cli import main; sys.exit(main({argv!r}))"
         return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
 
