@@ -22,7 +22,14 @@ from camelup.spec.registry import load_registry
 from camelup.tools.docs.folder import stale_files
 from camelup.tools.docs.markdown import slug, to_html
 from camelup.tools.docs.pages import build_pages
-from camelup.tools.docs.site import BrokenLinks, NotASiteFolder, build_site
+from camelup.tools.docs.site import (
+    PYODIDE_FILES,
+    SNAPSHOT_CACHE,
+    BrokenLinks,
+    NotASiteFolder,
+    build_site,
+    make_snapshot,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}svg"
@@ -341,3 +348,68 @@ def test_every_search_entry_leads_to_a_page_and_anchor_of_the_site(
         path, _, anchor = entry["href"].partition("#")
         page = (out / path).read_text("utf-8")
         assert not anchor or f'id="{anchor}"' in page, entry
+
+
+def _fake_node(folder: Path, runs: Path) -> None:
+    """A ``node`` that writes its snapshot (the bytes of the archive it was given) and notes
+    each run in ``runs``."""
+    node = folder / "node"
+    node.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "from pathlib import Path\n"
+        "_, script, pyodide, archive, out = sys.argv\n"
+        f"with open({str(runs)!r}, 'a') as runs:\n"
+        "    runs.write(out + '\\n')\n"
+        "Path(out).write_bytes(b'memory of ' + Path(archive).read_bytes())\n",
+        "utf-8",
+    )
+    node.chmod(0o755)
+
+
+def test_a_snapshot_is_made_once_per_engine_pyodide_and_node(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs.txt"
+    _fake_node(tmp_path, runs)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv(SNAPSHOT_CACHE, str(tmp_path / "cache"))
+    pyodide = tmp_path / "pyodide"
+    pyodide.mkdir()
+    for name in PYODIDE_FILES:
+        (pyodide / name).write_text(f"pyodide's {name}", "utf-8")
+
+    def build(site: str, engine: bytes) -> bytes | None:
+        folder = tmp_path / site
+        folder.mkdir()
+        (folder / "camelup-engine.zip").write_bytes(engine)
+        made = make_snapshot(pyodide, folder)
+        return None if made is None else made.read_bytes()
+
+    assert build("first", b"engine 1") == b"memory of engine 1"
+    assert build("again", b"engine 1") == b"memory of engine 1"  # kept, not made again
+    assert build("changed", b"engine 2") == b"memory of engine 2"
+    (pyodide / "python_stdlib.zip").write_text("another standard library", "utf-8")
+    assert build("new-pyodide", b"engine 2") == b"memory of engine 2"
+    made_in = [Path(line).parent.name for line in runs.read_text("utf-8").splitlines()]
+    assert made_in == ["first", "changed", "new-pyodide"]
+    assert len(list((tmp_path / "cache" / "snapshots").iterdir())) == 3
+
+
+def test_a_cache_that_cannot_be_written_only_means_no_reuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs.txt"
+    _fake_node(tmp_path, runs)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    (tmp_path / "not-a-folder").write_text("a file where the cache would go", "utf-8")
+    monkeypatch.setenv(SNAPSHOT_CACHE, str(tmp_path / "not-a-folder"))
+    pyodide = tmp_path / "pyodide"
+    pyodide.mkdir()
+    for name in PYODIDE_FILES:
+        (pyodide / name).write_text(name, "utf-8")
+    (tmp_path / "camelup-engine.zip").write_bytes(b"engine")
+    for _ in range(2):
+        made = make_snapshot(pyodide, tmp_path)
+        assert made is not None and made.read_bytes() == b"memory of engine"
+    assert len(runs.read_text("utf-8").splitlines()) == 2
