@@ -196,6 +196,22 @@ def test_the_plugin_is_inert_unless_asked(inner: pytest.Pytester) -> None:
     assert asked.pluginmanager.has_plugin(PLUGIN_NAME)
 
 
+def test_the_idle_plugin_loads_no_conformance_runner() -> None:
+    # pytest imports the entry point in every session where camelup is installed.
+    script = (
+        "import sys\n"
+        "import camelup.testing.plugin\n"
+        "print(sorted(m for m in sys.modules if m.startswith('camelup.harness')))\n"
+        "from camelup.testing import Adapter, InProcessAdapter, load_adapter\n"
+        "print(Adapter.__module__, InProcessAdapter.__module__, load_adapter.__module__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == ["[]", " ".join(["camelup.testing.adapter"] * 3)]
+
+
 def test_a_conftest_asks_with_add_suite_and_the_command_line_wins(
     pytester: pytest.Pytester,
 ) -> None:
