@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import camelup.harness
+import camelup.harness.suite
 from camelup.harness import load_suite
 from camelup.harness.protocol import Reply
 from camelup.testing.adapter import InProcessAdapter, answer
@@ -39,9 +40,11 @@ _suite_read_once = functools.cache(load_suite)
 
 @pytest.fixture(autouse=True)
 def _inner_sessions_share_one_reading_of_the_suite(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each inner session's plugin reads the bundled suite (1-2 s of CPU): here, in one process,
-    they get the one reading of the same files (a Suite is frozen), as the tests here do."""
+    """Each inner session's plugin, and each ``conformance run`` the tests compare it with,
+    reads the bundled suite (1.3 s of CPU): here, in one process, they get the one reading of
+    the same files (a Suite is frozen), as the tests here do."""
     monkeypatch.setattr(camelup.harness, "load_suite", _suite_read_once)
+    monkeypatch.setattr(camelup.harness.suite, "load_suite", _suite_read_once)
 
 
 @pytest.fixture
