@@ -14,12 +14,13 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import camelup.harness
 import camelup.harness.suite
-from camelup.harness import load_suite
+from camelup.harness import Suite, load_suite, suite_directory
 from camelup.harness.protocol import Reply
 from camelup.testing.adapter import InProcessAdapter, answer
 from camelup.testing.plugin import PLUGIN_NAME
@@ -36,7 +37,16 @@ PASSED_BY_TOY = "dice.grey-faces/no-four"  # a case the toy gets right
 FAILED_BY_TOY = "tile.land.crazy-reversed/booing-clockwise-underneath"  # one it gets wrong
 
 
-_suite_read_once = functools.cache(load_suite)
+@functools.cache
+def _bundled_suite() -> Suite:
+    return load_suite()
+
+
+def _suite_read_once(directory: Path | None = None, **options: Any) -> Suite:
+    """The bundled suite read once, whether named (as ``conformance run`` names it) or not."""
+    if not options and (directory is None or directory == suite_directory()):
+        return _bundled_suite()
+    return load_suite(directory, **options)
 
 
 @pytest.fixture(autouse=True)
