@@ -7,6 +7,7 @@ generator that drops a case or a ruling is caught.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -19,10 +20,19 @@ from typing import Any
 import pytest
 
 from camelup.spec.registry import load_registry
+from camelup.tools.docs import folder as docs_folder
 from camelup.tools.docs.folder import stale_files
 from camelup.tools.docs.markdown import slug, to_html
 from camelup.tools.docs.pages import build_pages
-from camelup.tools.docs.site import BrokenLinks, NotASiteFolder, build_site
+from camelup.tools.docs.site import (
+    PYODIDE_FILES,
+    SNAPSHOT_CACHE,
+    BrokenLinks,
+    NotASiteFolder,
+    build_site,
+    make_snapshot,
+)
+from commands import run_cli_completed
 
 REPO = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}svg"
@@ -33,12 +43,20 @@ def pages() -> dict[str, str]:
     return build_pages()
 
 
-def raw_cases() -> list[dict[str, Any]]:
-    cases = []
+@pytest.fixture
+def built_once(pages: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``docs build`` and its check compare with the module's one build (1.5 s of CPU a build)
+    instead of making their own: the same pages, as test_the_build_is_deterministic shows."""
+    monkeypatch.setattr(docs_folder, "build_pages", lambda: dict(pages))
+
+
+@functools.cache  # the case files are read once per module, not once per question
+def raw_cases() -> tuple[dict[str, Any], ...]:
+    cases: list[dict[str, Any]] = []
     for path in sorted((REPO / "conformance").glob("*/**/*.json")):
         if "schema" not in path.parts:
             cases += json.loads(path.read_text("utf-8"))["cases"]
-    return cases
+    return tuple(cases)
 
 
 def register() -> str:
@@ -51,6 +69,7 @@ def ruling_ids_in_register() -> list[str]:
     return re.findall(r"^### (RUL-\d+) ", register(), flags=re.M)
 
 
+@pytest.mark.usefixtures("built_once")
 def test_the_committed_docs_are_what_the_build_writes_now() -> None:
     assert stale_files(REPO / "docs") == [], "run `camelup docs build` and commit docs/"
 
@@ -229,7 +248,10 @@ def test_chapter_pages_link_each_clause_to_its_cases_and_its_code(pages: dict[st
         assert f"### {clause.number} `{clause.id}`" in chapter
 
 
-def test_a_stale_docs_folder_is_named_file_by_file(tmp_path: Path) -> None:
+@pytest.mark.usefixtures("built_once")
+def test_a_stale_docs_folder_is_named_file_by_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     copy = tmp_path / "docs"
     shutil.copytree(REPO / "docs" / "rulings", copy / "rulings")
     shutil.copytree(REPO / "docs" / "spec", copy / "spec")
@@ -241,8 +263,7 @@ def test_a_stale_docs_folder_is_named_file_by_file(tmp_path: Path) -> None:
         "rulings/RUL-99.md: no longer generated",
         "spec/03-turn.md: missing",
     ]
-    command = [sys.executable, "-m", "camelup", "docs", "build", "--check", "--out", str(copy)]
-    result = subprocess.run(command, capture_output=True, text=True)
+    result = run_cli_completed(capsys, "docs", "build", "--check", "--out", str(copy))
     assert result.returncode == 1 and "RUL-07.md" in result.stderr
 
 
@@ -316,10 +337,11 @@ def test_the_site_build_never_empties_a_folder_it_did_not_write(tmp_path: Path) 
     assert (precious / "notes.txt").read_text("utf-8") == "keep me"
 
 
-def test_the_docs_verbs_refuse_what_they_cannot_do(tmp_path: Path) -> None:
+def test_the_docs_verbs_refuse_what_they_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     def camelup(*args: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "camelup", "docs", *args]
-        return subprocess.run(command, capture_output=True, text=True)
+        return run_cli_completed(capsys, "docs", *args)
 
     missing = camelup("build", "--check", "--out", str(tmp_path / "nowhere"))
     assert (missing.returncode, missing.stderr.count("\n")) == (2, 1)
@@ -341,3 +363,68 @@ def test_every_search_entry_leads_to_a_page_and_anchor_of_the_site(
         path, _, anchor = entry["href"].partition("#")
         page = (out / path).read_text("utf-8")
         assert not anchor or f'id="{anchor}"' in page, entry
+
+
+def _fake_node(folder: Path, runs: Path) -> None:
+    """A ``node`` that writes its snapshot (the bytes of the archive it was given) and notes
+    each run in ``runs``."""
+    node = folder / "node"
+    node.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "from pathlib import Path\n"
+        "_, script, pyodide, archive, out = sys.argv\n"
+        f"with open({str(runs)!r}, 'a') as runs:\n"
+        "    runs.write(out + '\\n')\n"
+        "Path(out).write_bytes(b'memory of ' + Path(archive).read_bytes())\n",
+        "utf-8",
+    )
+    node.chmod(0o755)
+
+
+def test_a_snapshot_is_made_once_per_engine_pyodide_and_node(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs.txt"
+    _fake_node(tmp_path, runs)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv(SNAPSHOT_CACHE, str(tmp_path / "cache"))
+    pyodide = tmp_path / "pyodide"
+    pyodide.mkdir()
+    for name in PYODIDE_FILES:
+        (pyodide / name).write_text(f"pyodide's {name}", "utf-8")
+
+    def build(site: str, engine: bytes) -> bytes | None:
+        folder = tmp_path / site
+        folder.mkdir()
+        (folder / "camelup-engine.zip").write_bytes(engine)
+        made = make_snapshot(pyodide, folder)
+        return None if made is None else made.read_bytes()
+
+    assert build("first", b"engine 1") == b"memory of engine 1"
+    assert build("again", b"engine 1") == b"memory of engine 1"  # kept, not made again
+    assert build("changed", b"engine 2") == b"memory of engine 2"
+    (pyodide / "python_stdlib.zip").write_text("another standard library", "utf-8")
+    assert build("new-pyodide", b"engine 2") == b"memory of engine 2"
+    made_in = [Path(line).parent.name for line in runs.read_text("utf-8").splitlines()]
+    assert made_in == ["first", "changed", "new-pyodide"]
+    assert len(list((tmp_path / "cache" / "snapshots").iterdir())) == 3
+
+
+def test_a_cache_that_cannot_be_written_only_means_no_reuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs.txt"
+    _fake_node(tmp_path, runs)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    (tmp_path / "not-a-folder").write_text("a file where the cache would go", "utf-8")
+    monkeypatch.setenv(SNAPSHOT_CACHE, str(tmp_path / "not-a-folder"))
+    pyodide = tmp_path / "pyodide"
+    pyodide.mkdir()
+    for name in PYODIDE_FILES:
+        (pyodide / name).write_text(name, "utf-8")
+    (tmp_path / "camelup-engine.zip").write_bytes(b"engine")
+    for _ in range(2):
+        made = make_snapshot(pyodide, tmp_path)
+        assert made is not None and made.read_bytes() == b"memory of engine"
+    assert len(runs.read_text("utf-8").splitlines()) == 2

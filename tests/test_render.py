@@ -57,6 +57,22 @@ def suite_cases() -> dict[str, Case]:
     return {case.id: case for case in suite.cases}
 
 
+Replays = dict[str, tuple[camelup.tools.render.Frame, ...] | None]
+
+
+@pytest.fixture(scope="module")
+def replayed(suite_cases: dict[str, Case]) -> Replays:
+    """Each case's frames, None when its position is refused: replayed once for the two tests
+    that look at every case (the drawing and the comparison with the adapter)."""
+    frames: Replays = {}
+    for case in suite_cases.values():
+        try:
+            frames[case.id] = replay(case.ruleset, case.given, case.steps)
+        except CamelUpError:  # a case about a refused position has nothing to draw
+            frames[case.id] = None
+    return frames
+
+
 def final_frame(case: Case) -> camelup.tools.render.Frame:
     return replay(case.ruleset, case.given, case.steps)[-1]
 
@@ -133,12 +149,10 @@ def test_final_positions_of_real_cases_draw_valid_svg(
     assert len(svg.encode("utf-8")) < 16_000  # a few KB with its key, shown on a page per ruling
 
 
-def test_every_case_of_the_suite_draws_every_camel(suite_cases: dict[str, Case]) -> None:
+def test_every_case_of_the_suite_draws_every_camel(replayed: Replays) -> None:
     drawn = 0
-    for case in suite_cases.values():
-        try:
-            frames = replay(case.ruleset, case.given, case.steps)
-        except CamelUpError:  # a case about a refused position has nothing to draw
+    for frames in replayed.values():
+        if frames is None:
             continue
         state = frames[-1].state
         assert_camels_in_place(state, parse(state_svg(state, move=frames[-1].events)))
@@ -147,14 +161,15 @@ def test_every_case_of_the_suite_draws_every_camel(suite_cases: dict[str, Case])
 
 
 def test_replay_gives_the_positions_the_conformance_adapter_gives(
-    suite_cases: dict[str, Case],
+    suite_cases: dict[str, Case], replayed: Replays
 ) -> None:
     compared = 0
     for case in suite_cases.values():
         reply = run_case(case.wire())
         if "initial_state" not in reply:
             continue
-        frames = replay(case.ruleset, case.given, case.steps)
+        frames = replayed[case.id]
+        assert frames is not None, f"{case.id}: the adapter plays it, replay refused it"
         assert to_json(frames[0].state) == reply["initial_state"], case.id
         for frame, step in zip(frames[1:], reply["steps"], strict=True):
             if "error" in step:

@@ -26,9 +26,12 @@ they were left out.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import html
 import importlib.resources
 import json
+import os
 import posixpath
 import re
 import shutil
@@ -39,7 +42,7 @@ from importlib.metadata import distribution
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from camelup.harness.suite import Case, load_suite
+from camelup.harness.suite import Case, case_files, load_suite
 from camelup.io.outputs import make_folder, open_output, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
@@ -307,24 +310,69 @@ def _diagram_cases(root: Path, pages: Mapping[str, str]) -> dict[str, Case]:
             wanted[case[1]] = ruling[1]
     if not wanted:
         return {}
-    suite = load_suite(root / "conformance")
+    # Only the case files that name a wanted case are read: the generated ones, two thirds of
+    # the suite's reading, hold no ruling's diagram.
+    folder = root / "conformance"
+    quoted = [json.dumps(case) for case in wanted]
+    files = [
+        path
+        for path in case_files(folder)
+        if any(name in path.read_text("utf-8") for name in quoted)
+    ]
+    suite = load_suite(folder, files=files)
     return {wanted[case.id]: case for case in suite.cases if case.id in wanted}
 
 
 SNAPSHOT = "snapshot.bin"
 SNAPSHOT_SECONDS = 300  # Node boots Pyodide once: some ten seconds on a busy two-core machine
+SNAPSHOT_CACHE = "CAMELUP_CACHE"
+"""The environment variable naming the folder where built snapshots are kept (default: the
+user's cache folder, ``$XDG_CACHE_HOME/camelup`` or ``~/.cache/camelup``)."""
+
+
+def snapshot_cache() -> Path:
+    named = os.environ.get(SNAPSHOT_CACHE)
+    if named:
+        return Path(named)
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / "camelup"
+
+
+def _snapshot_key(node: str, script: bytes, pyodide: Path, engine: Path) -> str:
+    """What the snapshot is made of: the script, Pyodide's files, the engine's archive and the
+    Node.js that runs them (its path, size and time: a new version is a new file)."""
+    digest = hashlib.sha256(script)
+    for file in (*(pyodide / name for name in PYODIDE_FILES), engine / "camelup-engine.zip"):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    binary = Path(node).resolve().stat()
+    digest.update(f"{Path(node).resolve()}\0{binary.st_size}\0{binary.st_mtime_ns}".encode())
+    return digest.hexdigest()
 
 
 def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
     """Pyodide's memory once camelup is imported, made by Node.js (``assets/snapshot.mjs``)
     beside the engine's archive in ``engine``; the browser then starts from it in a second
     or so instead of several. None (and the browser boots Pyodide itself) without Node.js or
-    when Node cannot make it: the live boards work either way, only slower to start."""
+    when Node cannot make it: the live boards work either way, only slower to start.
+
+    Making one takes Node some ten seconds of CPU, two thirds of the whole build: it is kept in
+    :func:`snapshot_cache` under the digest of all it is made of, and a later build of the same
+    engine with the same Pyodide and Node copies it instead (a snapshot is not the same bytes
+    twice: any one made of these inputs does)."""
     node = shutil.which("node")
     if node is None:
         return None
     out = engine / SNAPSHOT
-    with importlib.resources.as_file(_ASSET_FOLDER / "snapshot.mjs") as script:
+    script_file = _ASSET_FOLDER / "snapshot.mjs"
+    kept = (
+        snapshot_cache()
+        / "snapshots"
+        / (_snapshot_key(node, script_file.read_bytes(), pyodide, engine) + ".bin")
+    )
+    if kept.is_file():
+        shutil.copyfile(kept, out)
+        return out
+    with importlib.resources.as_file(script_file) as script:
         command = [node, str(script), str(pyodide), str(engine / "camelup-engine.zip"), str(out)]
         try:
             done = subprocess.run(
@@ -335,7 +383,21 @@ def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
     if done.returncode != 0 or not out.is_file():
         out.unlink(missing_ok=True)
         return None
+    _keep(out, kept)
     return out
+
+
+def _keep(snapshot: Path, kept: Path) -> None:
+    """Copy ``snapshot`` into the cache whole or not at all (a cache that cannot be written,
+    read-only or full, only means the next build makes its own)."""
+    partial = kept.with_suffix(f".{os.getpid()}.partial")
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(snapshot, partial)
+        os.replace(partial, kept)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 def copy_pyodide(folder: Path, out: Path) -> None:
