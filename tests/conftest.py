@@ -102,16 +102,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]
     served on 127.0.0.1: its base URL and its folder. Under pytest-xdist the two test modules
     may run on two workers: the first to get here builds it into the session's shared temporary
     folder, the other waits for that build (8 s of CPU) instead of making a second. The engine's
-    memory snapshot, the build's costliest part, is kept between runs as a user's builds keep it,
-    in a cache beside the bytecode's (outside the user's own)."""
+    memory snapshot goes to the run's own cache folder (see _cache_for_this_run), so it is made
+    here once, as a user's first build makes it."""
     import fcntl
-    import tempfile
 
     from browser import served
-    from camelup.tools.docs.site import SNAPSHOT_CACHE, build_site
-
-    cache = Path(tempfile.gettempdir()) / f"camelup-tests-cache-{os.getuid()}"
-    os.environ.setdefault(SNAPSHOT_CACHE, str(cache))
+    from camelup.tools.docs.site import build_site
 
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):

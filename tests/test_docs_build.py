@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from camelup.io.cache import CACHE_ENV
 from camelup.spec.registry import load_registry
 from camelup.tools.docs import folder as docs_folder
 from camelup.tools.docs.folder import stale_files
@@ -26,7 +27,6 @@ from camelup.tools.docs.markdown import slug, to_html
 from camelup.tools.docs.pages import build_pages
 from camelup.tools.docs.site import (
     PYODIDE_FILES,
-    SNAPSHOT_CACHE,
     BrokenLinks,
     NotASiteFolder,
     build_site,
@@ -388,7 +388,7 @@ def test_a_snapshot_is_made_once_per_engine_pyodide_and_node(
     runs = tmp_path / "runs.txt"
     _fake_node(tmp_path, runs)
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setenv(SNAPSHOT_CACHE, str(tmp_path / "cache"))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     pyodide = tmp_path / "pyodide"
     pyodide.mkdir()
     for name in PYODIDE_FILES:
@@ -418,7 +418,7 @@ def test_a_cache_that_cannot_be_written_only_means_no_reuse(
     _fake_node(tmp_path, runs)
     monkeypatch.setenv("PATH", str(tmp_path))
     (tmp_path / "not-a-folder").write_text("a file where the cache would go", "utf-8")
-    monkeypatch.setenv(SNAPSHOT_CACHE, str(tmp_path / "not-a-folder"))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "not-a-folder"))
     pyodide = tmp_path / "pyodide"
     pyodide.mkdir()
     for name in PYODIDE_FILES:

@@ -36,6 +36,7 @@ __all__ = [
     "cache_directory",
     "code_fingerprint",
     "fingerprint",
+    "kind_folder",
     "recall",
     "remember",
 ]
@@ -90,7 +91,7 @@ def fingerprint(*folders: Path) -> bytes:
     return digest.digest()
 
 
-def _folder(kind: str) -> Path | None:
+def kind_folder(kind: str) -> Path | None:
     """The folder of the entries of ``kind``, made if missing; None if it cannot be used: not
     a folder of this user's, or one that another user can write to."""
     base = cache_directory()
@@ -111,7 +112,7 @@ def _folder(kind: str) -> Path | None:
 
 def recall(kind: str, key: bytes) -> Any | None:
     """The value remembered under ``key``, or None."""
-    folder = _folder(kind)
+    folder = kind_folder(kind)
     if folder is None:
         return None
     collecting = gc.isenabled()
@@ -131,7 +132,7 @@ def recall(kind: str, key: bytes) -> Any | None:
 def remember(kind: str, key: bytes, value: Any) -> None:
     """Keep ``value`` under ``key`` (atomically: a reader sees the whole entry or none), and
     drop the oldest entries of ``kind`` beyond :data:`MAX_ENTRIES`."""
-    folder = _folder(kind)
+    folder = kind_folder(kind)
     if folder is None:
         return
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

@@ -43,6 +43,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from camelup.harness.suite import Case, case_files, load_suite
+from camelup.io.cache import kind_folder
 from camelup.io.outputs import make_folder, open_output, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
@@ -325,17 +326,6 @@ def _diagram_cases(root: Path, pages: Mapping[str, str]) -> dict[str, Case]:
 
 SNAPSHOT = "snapshot.bin"
 SNAPSHOT_SECONDS = 300  # Node boots Pyodide once: some ten seconds on a busy two-core machine
-SNAPSHOT_CACHE = "CAMELUP_CACHE"
-"""The environment variable naming the folder where built snapshots are kept (default: the
-user's cache folder, ``$XDG_CACHE_HOME/camelup`` or ``~/.cache/camelup``)."""
-
-
-def snapshot_cache() -> Path:
-    named = os.environ.get(SNAPSHOT_CACHE)
-    if named:
-        return Path(named)
-    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache) / "camelup"
 
 
 def _snapshot_key(node: str, script: bytes, pyodide: Path, engine: Path) -> str:
@@ -356,20 +346,19 @@ def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
     when Node cannot make it: the live boards work either way, only slower to start.
 
     Making one takes Node some ten seconds of CPU, two thirds of the whole build: it is kept in
-    :func:`snapshot_cache` under the digest of all it is made of, and a later build of the same
-    engine with the same Pyodide and Node copies it instead (a snapshot is not the same bytes
-    twice: any one made of these inputs does)."""
+    camelup's cache folder (:mod:`camelup.io.cache`: ``$CAMELUP_CACHE_DIR``, else the user's
+    cache folder; never one another user can write to) under the digest of all it is made of,
+    and a later build of the same engine with the same Pyodide and Node copies it instead (a
+    snapshot is not the same bytes twice: any one made of these inputs does)."""
     node = shutil.which("node")
     if node is None:
         return None
     out = engine / SNAPSHOT
     script_file = _ASSET_FOLDER / "snapshot.mjs"
-    kept = (
-        snapshot_cache()
-        / "snapshots"
-        / (_snapshot_key(node, script_file.read_bytes(), pyodide, engine) + ".bin")
-    )
-    if kept.is_file():
+    snapshots = kind_folder("snapshots")
+    key = _snapshot_key(node, script_file.read_bytes(), pyodide, engine)
+    kept = None if snapshots is None else snapshots / (key + ".bin")
+    if kept is not None and kept.is_file():
         shutil.copyfile(kept, out)
         return out
     with importlib.resources.as_file(script_file) as script:
@@ -383,7 +372,8 @@ def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
     if done.returncode != 0 or not out.is_file():
         out.unlink(missing_ok=True)
         return None
-    _keep(out, kept)
+    if kept is not None:
+        _keep(out, kept)
     return out
 
 
