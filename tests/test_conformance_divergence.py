@@ -381,3 +381,29 @@ def test_a_start_stack_of_crazy_camels_in_another_order_is_the_second_crazy_came
     assert named.clause_of(("track", "15")) == ("setup.crazy-second", (0, 0))
     got["track"]["1"] = ["green", "blue"]
     assert named.clause_of(("track", "1"))[0] == "setup.stack-order"
+
+
+@pytest.mark.parametrize(("events_agree", "clause"), [(True, "move.unit.lands-on-top"),
+                                                      (False, "tile.land.forward")])  # fmt: skip
+def test_a_push_found_under_the_camels_it_was_reported_on_top_of(
+    events_agree: bool, clause: str
+) -> None:
+    """A cheering tile on 4 pushes blue onto green on 5. By the adapter's own account (its
+    events agree) the tile put blue on top: the tile's rule was kept, the placing on top was
+    not. Without that account the tile's rule is as likely at fault."""
+    events = [
+        {"type": "unit_moved", "unit": ["blue"], "from_space": 2, "to_space": 4,
+         "placement": "top", "clause": "move.racing.clockwise"},
+        {"type": "tile_paid", "owner": 0, "space": 4, "amount": 1,
+         "clause": "tile.land.pay-owner"},
+        {"type": "unit_moved", "unit": ["blue"], "from_space": 4, "to_space": 5,
+         "placement": "top", "clause": "tile.land.forward"},
+    ]  # fmt: skip
+    before = {"track": {"2": ["blue"], "5": ["green"]}}
+    want = {"track": {"2": [], "5": ["green", "blue"]}}
+    got = {"track": {"2": [], "5": ["blue", "green"]}}
+    named = attribution.Attribution(
+        1, events, before, want, got, edition="second", from_setup=False,
+        fallback="move.pyramid.take-ticket", events_agree=events_agree,
+    )  # fmt: skip
+    assert named.clause_of(("track", "5"))[0] == clause

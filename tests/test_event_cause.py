@@ -264,3 +264,14 @@ def test_under_the_wrapping_variant_its_rule_decides_which_crazy_units_cross() -
     before = BEFORE | {"ruleset": {"edition": "second", "variants": ["crazy-finish-needs-racing"]}}
     found = first_event_cause([DIE, move], [DIE, move | {"to_space": 16}], before, BEFORE)
     assert found is not None and found.clause == "crazy.wrap"
+
+
+def test_a_whirlwind_step_going_elsewhere_is_no_tiles_push() -> None:
+    """A racing camel carrying a crazy camel leaves 7 for 8 instead of 6: the step's own rule,
+    not the rule of a tile's push of a crazy-led unit (it is no push, and goes the racing way)."""
+    step = {"type": "whirlwind_step", "unit": ["blue", "crazy-white"], "from_space": 7,
+            "to_space": 6, "clause": "whirlwind.leave-seven"}  # fmt: skip
+    move = MOVE | {"unit": ["blue", "crazy-white"], "from_space": 7, "to_space": 6}
+    theirs = [DIE, step | {"to_space": 8}, move | {"to_space": 8}]
+    found = first_event_cause([DIE, step, move], theirs, BEFORE, BEFORE)
+    assert found is not None and found.clause == "whirlwind.leave-seven"

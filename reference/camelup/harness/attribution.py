@@ -331,14 +331,18 @@ class Attribution:
         last = touching[-1][0]
         if last == die and str(move.get("from_space")) == space:
             return self._origin_clause(die, space, crazy)
-        if last == die and str(move.get("to_space")) == space and move.get("placement") == "top":
-            unit = [str(c) for c in move.get("unit", [])]
+        landing = self.events[last]
+        # A tile's push put on top by the adapter's own account (its events agree) but found
+        # underneath: the tile's rule was kept, the placing on top was not.
+        placed = last == die or (self.events_agree and landing.get("type") == "unit_moved")
+        if placed and str(landing.get("to_space")) == space and landing.get("placement") == "top":
+            unit = [str(c) for c in landing.get("unit", [])]
             want, got = _stack(self.want, space), _stack(self.got, space)
             if unit and sorted(want) == sorted(got) and want[-len(unit) :] == unit:
                 if got[-len(unit) :] == unit[::-1]:  # the order every unit keeps
-                    return self._named(die, "move.stack.carry")
+                    return self._named(last, "move.stack.carry")
                 if got[: len(unit)] == unit:
-                    return self._named(die, "move.unit.lands-on-top")
+                    return self._named(last, "move.unit.lands-on-top")
         return self._named(*touching[-1])
 
     def _stopped_at_the_line(self, move: Mapping[str, Any]) -> bool:

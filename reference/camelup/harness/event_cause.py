@@ -177,8 +177,8 @@ def _move_clause(
         if camels <= their_camels or their_camels <= camels:  # riders taken or left
             return carry_clause(crazy, camels - their_camels)
         return None
-    if not die_move:  # a tile's push
-        return _push_clause(ours, index, other)
+    if not die_move:  # a tile's push, or a whirlwind step before the die's move
+        return _push_clause(ours, index, other) if mine.get("type") == "unit_moved" else None
     if mine.get("placement") != other.get("placement"):
         return "move.unit.lands-on-top"
     spaces = _spaces(mine, other)
