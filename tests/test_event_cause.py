@@ -275,3 +275,20 @@ def test_a_whirlwind_step_going_elsewhere_is_no_tiles_push() -> None:
     theirs = [DIE, step | {"to_space": 8}, move | {"to_space": 8}]
     found = first_event_cause([DIE, step, move], theirs, BEFORE, BEFORE)
     assert found is not None and found.clause == "whirlwind.leave-seven"
+
+
+@pytest.mark.parametrize(
+    ("their_loser", "clause"), [("red", "rank.crossed-finish"), ("yellow", "rank.stack")]
+)
+def test_the_unit_past_the_line_ranked_otherwise(their_loser: str, clause: str) -> None:
+    """Blue carried green over the line; red is under yellow on 11. The leader differs first;
+    with the loser on 11 reported otherwise too, one rule explains both (the order of every
+    stack), not the crossing rule that repeats it for the unit past the line."""
+    after = {"track": {"11": ["red", "yellow"], "18": ["blue", "green"]}}
+    ranked = {"type": "leg_scored", "leader": "green", "second": "blue", "scores": [],
+              "clause": "leg.score.net"}  # fmt: skip
+    ended = {"type": "game_ended", "winner_camel": "green", "loser_camel": "red",
+             "clause": "final.winners"}  # fmt: skip
+    theirs = [ranked | {"leader": "blue", "second": "green"}, ended | {"loser_camel": their_loser}]
+    found = first_event_cause([ranked, ended], theirs, after, after)
+    assert found is not None and found.clause == clause

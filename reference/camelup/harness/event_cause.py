@@ -25,7 +25,8 @@ have none); what differs within the event says which rule decided it:
   ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
 * leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg
   scoring at the race's end, else the step's pyramid ticket); another leader or second, the
-  ranking rule that orders them (:func:`ranking_clause`); a ticket's reward, the rule for its
+  ranking rule that orders them (:func:`ranking_clause`; the unit past the line in another
+  order, with a stack on the track too: ``rank.stack``, the order of every stack); a ticket's reward, the rule for its
   camel's place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a
   partner's bonus (``partner.copy-best``); the same total paid whole where the reference's
   floor cut it short (``money.floor``); a total that is not the reported parts, pyramid
@@ -79,6 +80,8 @@ def first_event_cause(
         clause = str(mine.get("clause", ""))
         if isinstance(other, dict) and other.get("type") == mine.get("type"):
             clause = _kind_of_difference(ours, index, other, before, after) or clause
+            if clause == "rank.crossed-finish" and "rank.stack" in _rankings(ours, theirs, after):
+                clause = "rank.stack"  # one rule for every stack, the crossed one's included
         elif _leg_ended_alone(ours, theirs, index):
             clause = leg_end_clause(before)
         return EventCause(index, clause) if clause else None
@@ -375,6 +378,25 @@ def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
     ]
     explaining = {clause for clause, part in parts if part == total - their_total}
     return explaining.pop() if len(explaining) == 1 else None
+
+
+_PLACES = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+
+
+def _rankings(ours: Sequence[Any], theirs: Sequence[Any], after: Any) -> set[str]:
+    """The ranking rule behind each place of the step's rankings (a leg's leader and second,
+    the race's winner and loser) that the adapter reports otherwise: a ranking of the camels
+    past the line in another order (``rank.crossed-finish``) that comes with a stack on the
+    track in another order too is one rule broken, the order of every stack (``rank.stack``),
+    which the crossing rule only repeats for the unit past the line."""
+    found = set()
+    for mine, other in zip(ours, theirs, strict=False):
+        if not isinstance(mine, dict) or not isinstance(other, dict):
+            continue
+        for place in _PLACES.get(str(mine.get("type")), ()):
+            if other.get("type") == mine.get("type") and mine.get(place) != other.get(place):
+                found.add(ranking_clause(after, mine.get(place), other.get(place)))
+    return found
 
 
 def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
