@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from camelup.harness.event_cause import first_event_cause
+from camelup.harness.event_cause import first_event_cause, ranking_order_clause
 
 DIE = {
     "type": "die_revealed",
@@ -292,3 +292,40 @@ def test_the_unit_past_the_line_ranked_otherwise(their_loser: str, clause: str) 
     theirs = [ranked | {"leader": "blue", "second": "green"}, ended | {"loser_camel": their_loser}]
     found = first_event_cause([ranked, ended], theirs, after, after)
     assert found is not None and found.clause == clause
+
+
+def test_a_loser_pile_card_judged_otherwise_with_the_loser_reported_alike() -> None:
+    """The adapter's card on red pays where the reference's costs, and both report red as the
+    loser: its pile was scored on another loser (the rule that picks it), no ranking rule."""
+    card = {"type": "finish_card_scored", "pile": "loser", "owner": 1, "camel": "red",
+            "amount": -1, "paid": -1, "clause": "final.wrong-costs"}  # fmt: skip
+    ended = {"type": "game_ended", "winner_camel": "green", "loser_camel": "red",
+             "clause": "final.winners"}  # fmt: skip
+    theirs = [card | {"amount": 8, "paid": 8}, ended]
+    after = {"track": {"3": ["red", "yellow"], "18": ["green"]}}
+    found = first_event_cause([card, ended], theirs, after, after)
+    assert found is not None and found.clause == "final.loser"
+    elsewhere = first_event_cause([card, ended], [*theirs[:1], ended | {"loser_camel": "yellow"}],
+                                  after, after)  # fmt: skip
+    assert elsewhere is not None and elsewhere.clause == "rank.stack"
+
+
+@pytest.mark.parametrize(
+    ("got", "clause"),
+    [
+        (["green", "blue", "yellow", "red", "orange", "white"], "rank.crossed-finish"),
+        (["blue", "green", "yellow", "orange", "red", "white"], "rank.space"),
+        (["blue", "green", "yellow", "red", "white", "orange"], "rank.carried-backwards"),
+        (["green", "blue", "red", "yellow", "orange", "white"], "rank.stack"),  # both: one rule
+    ],
+)
+def test_a_ranking_given_otherwise_names_the_rule_of_its_first_difference(
+    got: list[str], clause: str
+) -> None:
+    """blue on green past the line, yellow on red on 5, orange on 4, white carried back over
+    the line."""
+    position = {
+        "track": {"-1": ["white"], "4": ["orange"], "5": ["red", "yellow"], "17": ["green", "blue"]}
+    }
+    want = ["blue", "green", "yellow", "red", "orange", "white"]
+    assert ranking_order_clause(position, want, got) == clause
