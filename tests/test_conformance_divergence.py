@@ -407,3 +407,25 @@ def test_a_push_found_under_the_camels_it_was_reported_on_top_of(
         fallback="move.pyramid.take-ticket", events_agree=events_agree,
     )  # fmt: skip
     assert named.clause_of(("track", "5"))[0] == clause
+
+
+def test_a_unit_pushed_back_onto_its_start_turned_over_is_the_backward_sides_placing() -> None:
+    """crazy-white, the only carrier, takes blue from 16 to a booing tile on 15, which pushes
+    them back to 16: the adapter's unit there is upside down. The chosen camel is back on its
+    start space because of the push, not because another one moved."""
+    unit = ["crazy-white", "blue"]
+    events = [
+        {"type": "crazy_camel_chosen", "camel": "crazy-white",
+         "clause": "crazy.select.only-carrier"},
+        {"type": "unit_moved", "unit": unit, "from_space": 16, "to_space": 15,
+         "placement": "top", "clause": "crazy.move.counterclockwise"},
+        {"type": "tile_paid", "owner": 0, "space": 15, "amount": 1,
+         "clause": "tile.land.pay-owner"},
+        {"type": "unit_moved", "unit": unit, "from_space": 15, "to_space": 16,
+         "placement": "underneath", "clause": "tile.land.crazy-reversed"},
+    ]  # fmt: skip
+    before = {"track": {"15": [], "16": unit}}
+    want = {"track": {"15": [], "16": unit}}
+    got = {"track": {"15": [], "16": unit[::-1]}}
+    named = _attribution(1, events, before, want, got)
+    assert named.clause_of(("track", "16"))[0] == "tile.land.backward"

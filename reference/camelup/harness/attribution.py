@@ -343,6 +343,13 @@ class Attribution:
                     return self._named(last, "move.stack.carry")
                 if got[: len(unit)] == unit:
                     return self._named(last, "move.unit.lands-on-top")
+        if str(landing.get("to_space")) == space and landing.get("placement") == "underneath":
+            # The same camels there, the unit not under them in its own order: the backward
+            # side's placing went wrong (the push itself reached the right space).
+            unit = [str(c) for c in landing.get("unit", [])]
+            want, got = _stack(self.want, space), _stack(self.got, space)
+            if unit and sorted(want) == sorted(got) and got[: len(unit)] != unit:
+                return self._named(last, "tile.land.backward")
         return self._named(*touching[-1])
 
     def _stopped_at_the_line(self, move: Mapping[str, Any]) -> bool:
@@ -384,7 +391,8 @@ class Attribution:
                 continue
             chosen = str(event.get("camel"))
             start = _space_of(self.before, chosen)
-            if start is not None and _space_of(self.got, chosen) == start:
+            stayed = _space_of(self.got, chosen) == start != _space_of(self.want, chosen)
+            if start is not None and stayed:  # (a push may bring it back: then it did move)
                 return index
             others = {
                 camel
