@@ -409,10 +409,15 @@ def test_a_push_found_under_the_camels_it_was_reported_on_top_of(
     assert named.clause_of(("track", "5"))[0] == clause
 
 
-def test_a_unit_pushed_back_onto_its_start_turned_over_is_the_backward_sides_placing() -> None:
+@pytest.mark.parametrize(
+    ("events_agree", "clause"),
+    [(True, "tile.land.backward"), (False, "crazy.select.only-carrier")],
+)
+def test_a_unit_pushed_back_onto_its_start_turned_over(events_agree: bool, clause: str) -> None:
     """crazy-white, the only carrier, takes blue from 16 to a booing tile on 15, which pushes
-    them back to 16: the adapter's unit there is upside down. The chosen camel is back on its
-    start space because of the push, not because another one moved."""
+    them back to 16: the adapter's unit there is upside down. By the adapter's own account (its
+    events agree) it chose and moved crazy-white: the backward side's placing went wrong.
+    Without that account, blue moving and carrying crazy-white back would look the same."""
     unit = ["crazy-white", "blue"]
     events = [
         {"type": "crazy_camel_chosen", "camel": "crazy-white",
@@ -427,5 +432,8 @@ def test_a_unit_pushed_back_onto_its_start_turned_over_is_the_backward_sides_pla
     before = {"track": {"15": [], "16": unit}}
     want = {"track": {"15": [], "16": unit}}
     got = {"track": {"15": [], "16": unit[::-1]}}
-    named = _attribution(1, events, before, want, got)
-    assert named.clause_of(("track", "16"))[0] == "tile.land.backward"
+    named = attribution.Attribution(
+        1, events, before, want, got, edition="second", from_setup=False,
+        fallback="move.pyramid.take-ticket", events_agree=events_agree,
+    )  # fmt: skip
+    assert named.clause_of(("track", "16"))[0] == clause

@@ -262,7 +262,9 @@ class Attribution:
             if _related(tokens, member)
         ]
         if tokens[:1] == ("track",) and len(tokens) >= 2:
-            chosen = self._other_crazy_camel()
+            # By the adapter's own account (its events agree) it chose and moved the camel the
+            # reference did: one back on its start space was brought back by a push.
+            chosen = None if self.events_agree else self._other_crazy_camel()
             if chosen is not None:  # a wrong choice of crazy camel moves every camel after it
                 return self._named(chosen, None, decides_unit=True)
             return self._track_clause(tokens[1], touching)
@@ -391,8 +393,7 @@ class Attribution:
                 continue
             chosen = str(event.get("camel"))
             start = _space_of(self.before, chosen)
-            stayed = _space_of(self.got, chosen) == start != _space_of(self.want, chosen)
-            if start is not None and stayed:  # (a push may bring it back: then it did move)
+            if start is not None and _space_of(self.got, chosen) == start:
                 return index
             others = {
                 camel
