@@ -381,3 +381,59 @@ def test_a_start_stack_of_crazy_camels_in_another_order_is_the_second_crazy_came
     assert named.clause_of(("track", "15")) == ("setup.crazy-second", (0, 0))
     got["track"]["1"] = ["green", "blue"]
     assert named.clause_of(("track", "1"))[0] == "setup.stack-order"
+
+
+@pytest.mark.parametrize(("events_agree", "clause"), [(True, "move.unit.lands-on-top"),
+                                                      (False, "tile.land.forward")])  # fmt: skip
+def test_a_push_found_under_the_camels_it_was_reported_on_top_of(
+    events_agree: bool, clause: str
+) -> None:
+    """A cheering tile on 4 pushes blue onto green on 5. By the adapter's own account (its
+    events agree) the tile put blue on top: the tile's rule was kept, the placing on top was
+    not. Without that account the tile's rule is as likely at fault."""
+    events = [
+        {"type": "unit_moved", "unit": ["blue"], "from_space": 2, "to_space": 4,
+         "placement": "top", "clause": "move.racing.clockwise"},
+        {"type": "tile_paid", "owner": 0, "space": 4, "amount": 1,
+         "clause": "tile.land.pay-owner"},
+        {"type": "unit_moved", "unit": ["blue"], "from_space": 4, "to_space": 5,
+         "placement": "top", "clause": "tile.land.forward"},
+    ]  # fmt: skip
+    before = {"track": {"2": ["blue"], "5": ["green"]}}
+    want = {"track": {"2": [], "5": ["green", "blue"]}}
+    got = {"track": {"2": [], "5": ["blue", "green"]}}
+    named = attribution.Attribution(
+        1, events, before, want, got, edition="second", from_setup=False,
+        fallback="move.pyramid.take-ticket", events_agree=events_agree,
+    )  # fmt: skip
+    assert named.clause_of(("track", "5"))[0] == clause
+
+
+@pytest.mark.parametrize(
+    ("events_agree", "clause"),
+    [(True, "tile.land.backward"), (False, "crazy.select.only-carrier")],
+)
+def test_a_unit_pushed_back_onto_its_start_turned_over(events_agree: bool, clause: str) -> None:
+    """crazy-white, the only carrier, takes blue from 16 to a booing tile on 15, which pushes
+    them back to 16: the adapter's unit there is upside down. By the adapter's own account (its
+    events agree) it chose and moved crazy-white: the backward side's placing went wrong.
+    Without that account, blue moving and carrying crazy-white back would look the same."""
+    unit = ["crazy-white", "blue"]
+    events = [
+        {"type": "crazy_camel_chosen", "camel": "crazy-white",
+         "clause": "crazy.select.only-carrier"},
+        {"type": "unit_moved", "unit": unit, "from_space": 16, "to_space": 15,
+         "placement": "top", "clause": "crazy.move.counterclockwise"},
+        {"type": "tile_paid", "owner": 0, "space": 15, "amount": 1,
+         "clause": "tile.land.pay-owner"},
+        {"type": "unit_moved", "unit": unit, "from_space": 15, "to_space": 16,
+         "placement": "underneath", "clause": "tile.land.crazy-reversed"},
+    ]  # fmt: skip
+    before = {"track": {"15": [], "16": unit}}
+    want = {"track": {"15": [], "16": unit}}
+    got = {"track": {"15": [], "16": unit[::-1]}}
+    named = attribution.Attribution(
+        1, events, before, want, got, edition="second", from_setup=False,
+        fallback="move.pyramid.take-ticket", events_agree=events_agree,
+    )  # fmt: skip
+    assert named.clause_of(("track", "16"))[0] == clause

@@ -20,7 +20,10 @@ from typing import Any
 import attrs
 import pytest
 
+from camelup.harness import InProcessReference, load_suite, run_cases
+from camelup.harness import mutation as mutants
 from camelup.harness.divergence import refines
+from camelup.harness.mutation.catalogue import CATALOGUE
 from commands import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
@@ -109,3 +112,23 @@ def test_a_setup_read_otherwise_is_named_after_the_setup_rule_of_the_member(
         "named after the setup rule of what differs (setup.stack-order); the check names"
         " track.spaces"
     )
+
+
+@pytest.mark.parametrize(
+    ("mutant", "case_id", "clause"),
+    [
+        # the adapter's finish cards scored on another loser than its own game_ended reports
+        ("loser-top-of-rearmost-stack", "final.loser/rearmost-stack-skips-crazy", "final.loser"),
+        # its own ranking of a track it reports right: white and yellow on one space swapped
+        ("rank-lower-camel-ahead", "rank.space/farther-space-leads", "rank.stack"),
+    ],
+)
+def test_a_wrong_engine_is_named_after_the_rule_its_reply_shows(
+    mutant: str, case_id: str, clause: str
+) -> None:
+    case = load_suite().find(case_id)
+    assert case is not None
+    with mutants.applied(CATALOGUE[mutant]):
+        [result] = run_cases([case], InProcessReference()).results
+    assert result.verdict == "failed"
+    assert {m.clause for m in result.mismatches} == {clause}

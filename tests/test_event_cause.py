@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from camelup.harness.event_cause import first_event_cause
+from camelup.harness.event_cause import first_event_cause, ranking_order_clause
 
 DIE = {
     "type": "die_revealed",
@@ -264,3 +264,68 @@ def test_under_the_wrapping_variant_its_rule_decides_which_crazy_units_cross() -
     before = BEFORE | {"ruleset": {"edition": "second", "variants": ["crazy-finish-needs-racing"]}}
     found = first_event_cause([DIE, move], [DIE, move | {"to_space": 16}], before, BEFORE)
     assert found is not None and found.clause == "crazy.wrap"
+
+
+def test_a_whirlwind_step_going_elsewhere_is_no_tiles_push() -> None:
+    """A racing camel carrying a crazy camel leaves 7 for 8 instead of 6: the step's own rule,
+    not the rule of a tile's push of a crazy-led unit (it is no push, and goes the racing way)."""
+    step = {"type": "whirlwind_step", "unit": ["blue", "crazy-white"], "from_space": 7,
+            "to_space": 6, "clause": "whirlwind.leave-seven"}  # fmt: skip
+    move = MOVE | {"unit": ["blue", "crazy-white"], "from_space": 7, "to_space": 6}
+    theirs = [DIE, step | {"to_space": 8}, move | {"to_space": 8}]
+    found = first_event_cause([DIE, step, move], theirs, BEFORE, BEFORE)
+    assert found is not None and found.clause == "whirlwind.leave-seven"
+
+
+@pytest.mark.parametrize(
+    ("their_loser", "clause"), [("red", "rank.crossed-finish"), ("yellow", "rank.stack")]
+)
+def test_the_unit_past_the_line_ranked_otherwise(their_loser: str, clause: str) -> None:
+    """Blue carried green over the line; red is under yellow on 11. The leader differs first;
+    with the loser on 11 reported otherwise too, one rule explains both (the order of every
+    stack), not the crossing rule that repeats it for the unit past the line."""
+    after = {"track": {"11": ["red", "yellow"], "18": ["blue", "green"]}}
+    ranked = {"type": "leg_scored", "leader": "green", "second": "blue", "scores": [],
+              "clause": "leg.score.net"}  # fmt: skip
+    ended = {"type": "game_ended", "winner_camel": "green", "loser_camel": "red",
+             "clause": "final.winners"}  # fmt: skip
+    theirs = [ranked | {"leader": "blue", "second": "green"}, ended | {"loser_camel": their_loser}]
+    found = first_event_cause([ranked, ended], theirs, after, after)
+    assert found is not None and found.clause == clause
+
+
+def test_a_loser_pile_card_judged_otherwise_with_the_loser_reported_alike() -> None:
+    """The adapter's card on red pays where the reference's costs, and both report red as the
+    loser: its pile was scored on another loser (the rule that picks it), no ranking rule."""
+    card = {"type": "finish_card_scored", "pile": "loser", "owner": 1, "camel": "red",
+            "amount": -1, "paid": -1, "clause": "final.wrong-costs"}  # fmt: skip
+    ended = {"type": "game_ended", "winner_camel": "green", "loser_camel": "red",
+             "clause": "final.winners"}  # fmt: skip
+    theirs = [card | {"amount": 8, "paid": 8}, ended]
+    after = {"track": {"3": ["red", "yellow"], "18": ["green"]}}
+    found = first_event_cause([card, ended], theirs, after, after)
+    assert found is not None and found.clause == "final.loser"
+    elsewhere = first_event_cause([card, ended], [*theirs[:1], ended | {"loser_camel": "yellow"}],
+                                  after, after)  # fmt: skip
+    assert elsewhere is not None and elsewhere.clause == "rank.stack"
+
+
+@pytest.mark.parametrize(
+    ("got", "clause"),
+    [
+        (["green", "blue", "yellow", "red", "orange", "white"], "rank.crossed-finish"),
+        (["blue", "green", "yellow", "orange", "red", "white"], "rank.space"),
+        (["blue", "green", "yellow", "red", "white", "orange"], "rank.carried-backwards"),
+        (["green", "blue", "red", "yellow", "orange", "white"], "rank.stack"),  # both: one rule
+    ],
+)
+def test_a_ranking_given_otherwise_names_the_rule_of_its_first_difference(
+    got: list[str], clause: str
+) -> None:
+    """blue on green past the line, yellow on red on 5, orange on 4, white carried back over
+    the line."""
+    position = {
+        "track": {"-1": ["white"], "4": ["orange"], "5": ["red", "yellow"], "17": ["green", "blue"]}
+    }
+    want = ["blue", "green", "yellow", "red", "orange", "white"]
+    assert ranking_order_clause(position, want, got) == clause

@@ -262,7 +262,9 @@ class Attribution:
             if _related(tokens, member)
         ]
         if tokens[:1] == ("track",) and len(tokens) >= 2:
-            chosen = self._other_crazy_camel()
+            # By the adapter's own account (its events agree) it chose and moved the camel the
+            # reference did: one back on its start space was brought back by a push.
+            chosen = None if self.events_agree else self._other_crazy_camel()
             if chosen is not None:  # a wrong choice of crazy camel moves every camel after it
                 return self._named(chosen, None, decides_unit=True)
             return self._track_clause(tokens[1], touching)
@@ -331,14 +333,25 @@ class Attribution:
         last = touching[-1][0]
         if last == die and str(move.get("from_space")) == space:
             return self._origin_clause(die, space, crazy)
-        if last == die and str(move.get("to_space")) == space and move.get("placement") == "top":
-            unit = [str(c) for c in move.get("unit", [])]
+        landing = self.events[last]
+        # A tile's push put on top by the adapter's own account (its events agree) but found
+        # underneath: the tile's rule was kept, the placing on top was not.
+        placed = last == die or (self.events_agree and landing.get("type") == "unit_moved")
+        if placed and str(landing.get("to_space")) == space and landing.get("placement") == "top":
+            unit = [str(c) for c in landing.get("unit", [])]
             want, got = _stack(self.want, space), _stack(self.got, space)
             if unit and sorted(want) == sorted(got) and want[-len(unit) :] == unit:
                 if got[-len(unit) :] == unit[::-1]:  # the order every unit keeps
-                    return self._named(die, "move.stack.carry")
+                    return self._named(last, "move.stack.carry")
                 if got[: len(unit)] == unit:
-                    return self._named(die, "move.unit.lands-on-top")
+                    return self._named(last, "move.unit.lands-on-top")
+        if str(landing.get("to_space")) == space and landing.get("placement") == "underneath":
+            # The same camels there, the unit not under them in its own order: the backward
+            # side's placing went wrong (the push itself reached the right space).
+            unit = [str(c) for c in landing.get("unit", [])]
+            want, got = _stack(self.want, space), _stack(self.got, space)
+            if unit and sorted(want) == sorted(got) and got[: len(unit)] != unit:
+                return self._named(last, "tile.land.backward")
         return self._named(*touching[-1])
 
     def _stopped_at_the_line(self, move: Mapping[str, Any]) -> bool:

@@ -51,9 +51,10 @@ from camelup.harness.compare import (
     error_message,
     error_text,
     normalise,
+    ranking_of,
 )
-from camelup.harness.event_cause import first_event_cause
-from camelup.harness.suite import Case, LegalActionsCheck
+from camelup.harness.event_cause import first_event_cause, ranking_order_clause
+from camelup.harness.suite import Case, LegalActionsCheck, RankingCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
 from camelup.io.wire import facts
@@ -197,7 +198,7 @@ def judge(
     side refused the given position (the error checks at 0 judge that).
     """
     if capabilities != SOLVER and "initial_error" not in reply:
-        mismatches = [named_by_refusal(case, m) for m in mismatches]
+        mismatches = [named_by_ranking(case, reply, named_by_refusal(case, m)) for m in mismatches]
     from_setup = "setup" in case.given  # its given position is the reference's to judge
     if (not case.steps and not from_setup) or capabilities == SOLVER or "initial_error" in reply:
         return Judged(tuple(mismatches))
@@ -274,6 +275,27 @@ def named_by_refusal(case: Case, mismatch: Mismatch) -> Mismatch:
     action = describe_action(extra[0] if extra else missing[0])
     why = "refuses" if extra else "allows"
     note = f"named after the rule by which the reference {why} {action} ({clause});"
+    note += f" the check names {mismatch.clause}"
+    return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
+
+
+def named_by_ranking(case: Case, reply: Mapping[str, Any], mismatch: Mismatch) -> Mismatch:
+    """``mismatch`` of a ranking check that the adapter's own ranking fails on a track it
+    reports as the reference's (the reference's rule ranks it right: the track is not at
+    fault) named after the ranking rule that orders the first camels it ranks otherwise, as a
+    leg's leader reported otherwise is
+    (:func:`camelup.harness.event_cause.ranking_order_clause`)."""
+    check = next((c for c in case.checks if c.index == mismatch.check), None)
+    if not isinstance(check, RankingCheck) or not isinstance(mismatch.actual, list):
+        return mismatch
+    states = positions(reply) if "steps" in reply else []
+    if len(states) <= mismatch.after or ranking_of(states[mismatch.after][0]) != mismatch.expected:
+        return mismatch
+    position = _reference_position(case, mismatch.after)
+    clause = ranking_order_clause(position, mismatch.expected, mismatch.actual)
+    if clause is None or clause == mismatch.clause or position is None:
+        return mismatch
+    note = f"named after the ranking rule that orders the first camels ranked otherwise ({clause});"
     note += f" the check names {mismatch.clause}"
     return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
 

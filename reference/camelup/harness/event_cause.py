@@ -23,13 +23,14 @@ have none); what differs within the event says which rule decided it:
   reported otherwise (:func:`_push_clause`); a move reported whole where the reference takes
   whirlwind steps, and going elsewhere: the move's own rule (the die's move is its
   ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
-* leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg
-  scoring at the race's end, else the step's pyramid ticket); another leader or second, the
-  ranking rule that orders them (:func:`ranking_clause`); a ticket's reward, the rule for its
-  camel's place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a
-  partner's bonus (``partner.copy-best``); the same total paid whole where the reference's
-  floor cut it short (``money.floor``); a total that is not the reported parts, pyramid
-  tickets at 1 each (``leg.score.pyramid``), or short of one part (``partner.copy-best``);
+* leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg scoring at
+  the race's end, else the step's pyramid ticket); another leader or second, the ranking rule that
+  orders them (:func:`ranking_clause`; the unit past the line in another order, with a stack on the
+  track too: ``rank.stack``, the order of every stack); a ticket's reward, the rule for its camel's
+  place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a partner's bonus
+  (``partner.copy-best``); the same total paid whole where the reference's floor cut it short
+  (``money.floor``); a total that is not the reported parts, pyramid tickets at 1 each
+  (``leg.score.pyramid``), or short of one part (``partner.copy-best``);
 * final scoring (``finish_card_scored``): a card of the other pile first
   (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
   amount paid whole where the floor cut it short (``money.floor``);
@@ -78,7 +79,9 @@ def first_event_cause(
             mine = ours[index]
         clause = str(mine.get("clause", ""))
         if isinstance(other, dict) and other.get("type") == mine.get("type"):
-            clause = _kind_of_difference(ours, index, other, before, after) or clause
+            clause = _kind_of_difference(ours, theirs, index, other, before, after) or clause
+            if clause == "rank.crossed-finish" and "rank.stack" in _rankings(ours, theirs, after):
+                clause = "rank.stack"  # one rule for every stack, the crossed one's included
         elif _leg_ended_alone(ours, theirs, index):
             clause = leg_end_clause(before)
         return EventCause(index, clause) if clause else None
@@ -133,6 +136,7 @@ def _fits(mine: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
 
 def _kind_of_difference(
     ours: Sequence[Mapping[str, Any]],
+    theirs: Sequence[Any],
     index: int,
     other: Mapping[str, Any],
     before: Any,
@@ -151,11 +155,37 @@ def _kind_of_difference(
             return "final.pile-order"
         if mine.get("amount") == other.get("amount") == other.get("paid") != mine.get("paid"):
             return "money.floor"  # the whole loss taken
+        if _pays(mine) != _pays(other):  # a card judged right on one side, wrong on the other
+            place = "winner_camel" if mine.get("pile") == "winner" else "loser_camel"
+            found = _final_camel_clause(ours, theirs, after, place)
+            if found is None and place == "loser_camel":
+                return "final.loser"  # the loser reported alike, its pile scored on another
+            return found
     if kind == "game_ended":
-        for camel in ("winner_camel", "loser_camel"):
-            if mine.get(camel) != other.get(camel):
-                return ranking_clause(after, mine.get(camel), other.get(camel))
+        for place in _PLACES["game_ended"]:
+            found = _final_camel_clause(ours, theirs, after, place)
+            if found is not None:
+                return found
     return None
+
+
+def _final_camel_clause(
+    ours: Sequence[Any], theirs: Sequence[Any], after: Any, place: str
+) -> str | None:
+    """The ranking rule that orders the race's winner or loser (``place``) when the step's
+    ``game_ended`` reports another camel there (:func:`ranking_clause`), else None."""
+    ended = [[e for e in side if isinstance(e, dict) and e.get("type") == "game_ended"]
+             for side in (ours, theirs)]  # fmt: skip
+    if not ended[0] or not ended[1] or ended[0][-1].get(place) == ended[1][-1].get(place):
+        return None
+    return ranking_clause(after, ended[0][-1].get(place), ended[1][-1].get(place))
+
+
+def _pays(card: Mapping[str, Any]) -> bool | None:
+    """Whether a finish card was scored as naming the right camel (it pays), or the wrong one
+    (it costs); None when its amount is no number."""
+    amount = card.get("amount")
+    return amount > 0 if isinstance(amount, int) else None
 
 
 def _move_clause(
@@ -177,8 +207,8 @@ def _move_clause(
         if camels <= their_camels or their_camels <= camels:  # riders taken or left
             return carry_clause(crazy, camels - their_camels)
         return None
-    if not die_move:  # a tile's push
-        return _push_clause(ours, index, other)
+    if not die_move:  # a tile's push, or a whirlwind step before the die's move
+        return _push_clause(ours, index, other) if mine.get("type") == "unit_moved" else None
     if mine.get("placement") != other.get("placement"):
         return "move.unit.lands-on-top"
     spaces = _spaces(mine, other)
@@ -377,10 +407,30 @@ def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
     return explaining.pop() if len(explaining) == 1 else None
 
 
+_PLACES = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+
+
+def _rankings(ours: Sequence[Any], theirs: Sequence[Any], after: Any) -> set[str]:
+    """The ranking rule behind each place of the step's rankings (a leg's leader and second,
+    the race's winner and loser) that the adapter reports otherwise: a ranking of the camels
+    past the line in another order (``rank.crossed-finish``) that comes with a stack on the
+    track in another order too is one rule broken, the order of every stack (``rank.stack``),
+    which the crossing rule only repeats for the unit past the line."""
+    found = set()
+    for mine, other in zip(ours, theirs, strict=False):
+        if not isinstance(mine, dict) or not isinstance(other, dict):
+            continue
+        for place in _PLACES.get(str(mine.get("type")), ()):
+            if other.get("type") == mine.get("type") and mine.get(place) != other.get(place):
+                found.add(ranking_clause(after, mine.get(place), other.get(place)))
+    return found
+
+
 def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
     """The ranking rule that puts the reference's camel ``ours`` where the adapter put
-    ``theirs``: a crazy camel ranked (``rank.ignore-crazy``), one past the line
-    (``rank.crossed-finish``), two on one space (``rank.stack``), else ``rank.space``."""
+    ``theirs``: a crazy camel ranked (``rank.ignore-crazy``), one past the line clockwise
+    (``rank.crossed-finish``) or carried back over it (``rank.carried-backwards``), two on one
+    space (``rank.stack``), else ``rank.space``."""
     if str(theirs).startswith("crazy-"):
         return "rank.ignore-crazy"
     spaces = {
@@ -390,9 +440,26 @@ def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
         for camel in stack
     }
     first, second = spaces.get(ours), spaces.get(theirs)
-    if any(s is not None and not 1 <= s <= _LAST_SPACE for s in (first, second)):
+    if any(s is not None and s > _LAST_SPACE for s in (first, second)):
         return "rank.crossed-finish"
+    if any(s is not None and s < _FIRST_SPACE for s in (first, second)):
+        return "rank.carried-backwards"
     return "rank.stack" if first == second else "rank.space"
+
+
+def ranking_order_clause(position: Any, want: Sequence[Any], got: Sequence[Any]) -> str | None:
+    """The ranking rule behind a ranking of ``position`` (the reference's state) given as
+    ``got`` where the reference's is ``want``: that of the first place taken by another camel
+    (:func:`ranking_clause`), or ``rank.stack`` when the unit past the line is in another order
+    and a stack on the track too (one rule for both); None when they agree."""
+    found = [
+        ranking_clause(position, ours, theirs)
+        for ours, theirs in zip(want, got, strict=False)
+        if ours != theirs
+    ]
+    if not found:
+        return None
+    return "rank.stack" if found[0] == "rank.crossed-finish" and "rank.stack" in found else found[0]
 
 
 def _track(state: Any) -> dict[str, Any]:

@@ -8,8 +8,9 @@ seat 0 to move) and one pyramid action, built from five choices, each enumerated
 * the **unit** that moves (:data:`UNITS`): a lone camel; the top 1 to n-1 camels of a stack of
   n <= 4, or the whole stack; in the 2nd edition a lone crazy camel, a crazy camel carrying racing
   camels (the grey die shows the *other* crazy camel's colour, so the only-carrier rule decides),
-  a racing camel carrying a crazy camel, and one crazy camel directly on the other (the grey die
-  shows the lower one's colour);
+  a racing camel carrying a crazy camel with a racing camel on top (so that an engine leaving
+  every rider behind and one leaving only crazy riders behind fail it differently), and one
+  crazy camel directly on the other (the grey die shows the lower one's colour);
 * where it **starts** (:data:`RACING_STARTS`, :data:`CRAZY_STARTS`): space 1, the spaces around
   the whirlwind, the last spaces before the line in its own direction;
 * a **tile** (none, or one on the 1st, 2nd or 3rd space ahead in the unit's direction, either
@@ -133,8 +134,8 @@ UNITS = {
         Unit("lone-crazy", "W", 0, "W"),
         Unit("crazy-carrying-racing", "WR", 0, "B"),
         Unit("crazy-carrying-racing", "WRR", 0, "B"),
-        Unit("racing-carrying-crazy", "RW", 0),
-        Unit("racing-carrying-crazy", "RRW", 1),
+        Unit("racing-carrying-crazy", "RWR", 0),
+        Unit("racing-carrying-crazy", "RRWR", 1),
         Unit("crazy-on-crazy", "WB", 1, "W"),
     ),
 }
@@ -147,7 +148,7 @@ UNIT_TEXT = {
     "whole-stack": "a whole stack",
     "lone-crazy": "a lone crazy camel",
     "crazy-carrying-racing": "a crazy camel carrying racing camels, the other's colour shown,",
-    "racing-carrying-crazy": "a racing camel carrying a crazy camel",
+    "racing-carrying-crazy": "a racing camel carrying a crazy camel and a racing camel",
     "crazy-on-crazy": "a crazy camel on the other, the lower one's colour shown,",
 }
 
