@@ -208,7 +208,7 @@ def _position(
     wire: Mapping[str, Any],
     body: Mapping[str, Any],
 ) -> Divergence | None:
-    if same(ours, theirs):
+    if _alike(ours, theirs):
         # Equal states have equal canonical forms, so nothing differs: the common case, decided
         # without normalising and walking both. (States that differ here may still be equal
         # once normalised: sets in another order, 1.0 for 1.)
@@ -243,6 +243,14 @@ def _position(
     detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
     summary = f"{where}: {shown} differ(s); {pointers[0]}: {detail}"
     return Divergence(moment, "state", pattern(pointers[0]), clause, pointers, summary, body)
+
+
+def _alike(ours: Any, theirs: Any) -> bool:
+    """``same(ours, theirs)``, mostly decided without a call per member: ``==`` takes ``1`` for
+    ``true``, but two equal JSON values that also print alike are the same (``repr`` tells a
+    boolean from a number and an integer from a float). Neither side holds a NaN, the one value
+    ``same`` finds unequal to itself: jsonio refuses it and the reference never writes one."""
+    return ours == theirs and (repr(ours) == repr(theirs) or same(ours, theirs))
 
 
 def _fallback(action: Mapping[str, Any] | None) -> str:
@@ -316,7 +324,7 @@ def _legal(
         for a in reference["legal_actions"][str(moment)]
         if partnerships or a.get("type") != "form_partnership"
     ]
-    if same(listed, body["legal_actions"][str(moment)]):
+    if _alike(listed, body["legal_actions"][str(moment)]):
         return None  # the same list: the same set of canonical forms, found without them
     ours = {compact(normalise(a, (), order)): a for a in listed}
     theirs = {compact(normalise(a, (), order)): a for a in body["legal_actions"][str(moment)]}
