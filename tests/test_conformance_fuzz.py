@@ -388,6 +388,24 @@ def test_a_partnership_free_adapter_is_fuzzed_without_partnerships(
     assert err.splitlines()[-1] == "fuzz: no disagreement in 4 game(s)"
 
 
+def test_a_state_differs_by_json_equality_not_by_pythons() -> None:
+    """``true`` for 1 EP differs though Python takes ``True == 1``; 3.0 for 3 EP and members
+    written in another order do not (the lockstep's quick check of equal states keeps to it)."""
+    case = next(c for c in load_suite().cases if c.id == "turn.order/not-your-turn")
+    wire = case.wire()
+    reference = run_case(wire)
+    reordered = dict(reversed(json.loads(json.dumps(reference["initial_state"])).items()))
+    reordered["players"][1]["money"] = float(reordered["players"][1]["money"])
+    other = {**reference, "initial_state": reordered}
+    assert first_divergence(wire, reference, other, frozenset()) is None
+    reference["initial_state"]["players"][0]["money"] = 1
+    other = json.loads(json.dumps(reference))
+    other["initial_state"]["players"][0]["money"] = True
+    found = first_divergence(wire, reference, other, frozenset())
+    assert found is not None and (found.kind, found.moment) == ("state", 0)
+    assert found.pointers == ("/players/0/money",)
+
+
 def test_legal_actions_are_compared_after_every_step() -> None:
     case = next(c for c in load_suite().cases if c.id == "turn.order/not-your-turn")
     wire = {**case.wire(), "want": {"legal_actions_after": [0, 1, 2]}}

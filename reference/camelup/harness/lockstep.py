@@ -208,6 +208,11 @@ def _position(
     wire: Mapping[str, Any],
     body: Mapping[str, Any],
 ) -> Divergence | None:
+    if _alike(ours, theirs):
+        # Equal states have equal canonical forms, so nothing differs: the common case, decided
+        # without normalising and walking both. (States that differ here may still be equal
+        # once normalised: sets in another order, 1.0 for 1.)
+        return None
     edition = str(wire["ruleset"].get("edition"))
     order = RACING_ORDER.get(edition, ())
     actions = [step["action"] for step in wire["steps"]]
@@ -238,6 +243,14 @@ def _position(
     detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
     summary = f"{where}: {shown} differ(s); {pointers[0]}: {detail}"
     return Divergence(moment, "state", pattern(pointers[0]), clause, pointers, summary, body)
+
+
+def _alike(ours: Any, theirs: Any) -> bool:
+    """``same(ours, theirs)``, mostly decided without a call per member: ``==`` takes ``1`` for
+    ``true``, but two equal JSON values that also print alike are the same (``repr`` tells a
+    boolean from a number and an integer from a float). Neither side holds a NaN, the one value
+    ``same`` finds unequal to itself: jsonio refuses it and the reference never writes one."""
+    return ours == theirs and (repr(ours) == repr(theirs) or same(ours, theirs))
 
 
 def _fallback(action: Mapping[str, Any] | None) -> str:
@@ -306,11 +319,14 @@ def _legal(
     actions: Sequence[Mapping[str, Any]],
     partnerships: bool,
 ) -> Divergence | None:
-    ours = {
-        compact(normalise(a, (), order)): a
+    listed = [
+        a
         for a in reference["legal_actions"][str(moment)]
         if partnerships or a.get("type") != "form_partnership"
-    }
+    ]
+    if _alike(listed, body["legal_actions"][str(moment)]):
+        return None  # the same list: the same set of canonical forms, found without them
+    ours = {compact(normalise(a, (), order)): a for a in listed}
     theirs = {compact(normalise(a, (), order)): a for a in body["legal_actions"][str(moment)]}
     if ours.keys() == theirs.keys():
         return None
