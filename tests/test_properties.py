@@ -142,6 +142,9 @@ CLAUSES = load_registry().clause_ids
 # One strategy per ruleset rather than one per step: hypothesis validates a strategy on its
 # first draw, and validating this one_of of six builds cost more than the step it drew.
 ANY_ACTION = functools.cache(cst.actions)
+# Likewise one strategy per state: the invalid actions' candidates are worked out by the rules'
+# predicates, and hypothesis meets most states more than once (see CHECKED_STATES).
+INVALID_ACTIONS = functools.cache(cst.invalid_actions)
 
 
 def racing(state: State) -> tuple[Camel, ...]:
@@ -525,7 +528,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def try_an_invalid_action(self, data: st.DataObject) -> None:
         state = self.game
-        action = data.draw(cst.invalid_actions(state), label="invalid action")
+        action = data.draw(INVALID_ACTIONS(state), label="invalid action")
         if (state, action) in CHECKED_REFUSALS:
             return
         assert action not in legal_actions(state)
