@@ -145,6 +145,7 @@ ANY_ACTION = functools.cache(cst.actions)
 # Likewise one strategy per state: the invalid actions' candidates are worked out by the rules'
 # predicates, and hypothesis meets most states more than once (see CHECKED_STATES).
 INVALID_ACTIONS = functools.cache(cst.invalid_actions)
+A_LEGAL_ACTION = functools.cache(cst.a_legal_action)
 
 
 def racing(state: State) -> tuple[Camel, ...]:
@@ -171,13 +172,15 @@ def naive_ranking(state: State) -> tuple[Camel, ...]:
     return tuple(camel for _, _, camel in sorted(placed, key=lambda p: (p[0], p[1]), reverse=True))
 
 
-def tile_allowed(state: State, seat: int, space: int, side: TileSide) -> bool:
-    """Chapter 6: where a player may put their tile."""
+def tile_allowed(
+    state: State, seat: int, space: int, side: TileSide, camel_spaces: set[int]
+) -> bool:
+    """Chapter 6: where a player may put their tile (``camel_spaces``: the occupied spaces)."""
     if side not in SIDES[state.ruleset.edition] or not 2 <= space <= 16:
         return False
     if state.ruleset.whirlwind and space in WHIRLWIND_SPACES:
         return False
-    if any(space == s for s, stack in state.occupied()):
+    if space in camel_spaces:
         return False
     blocks_own = Variant.TILE_MOVE_OLD_SPACE_BLOCKS in state.ruleset.variants
     return not any(
@@ -196,9 +199,10 @@ def naive_legal_actions(state: State) -> list[Action]:
             found.append(TakeLegTicket(seat, camel))
     placed = any(tile.owner == seat for tile in state.tiles)
     kind = MoveTile if placed else PlaceTile
+    camel_spaces = {space for space, _ in state.occupied()}
     for space in range(-3, 21):
         for side in TileSide:
-            if tile_allowed(state, seat, space, side):
+            if tile_allowed(state, seat, space, side, camel_spaces):
                 found.append(kind(seat, space, side))
     for die in state.pyramid:
         colours = CRAZY[state.ruleset.edition] if die is Die.GREY else (None,)
@@ -517,7 +521,7 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.running())
     @rule(data=st.data())
     def take_a_legal_action(self, data: st.DataObject) -> None:
-        self.step(data.draw(cst.a_legal_action(self.game), label="action"))
+        self.step(data.draw(A_LEGAL_ACTION(self.game), label="action"))
 
     @precondition(lambda self: self.running())
     @rule(data=st.data())
