@@ -63,6 +63,7 @@ from camelup.harness.compare import (
     normalise,
     same,
 )
+from camelup.harness.divergence import positions
 from camelup.io.jsonio import pointer
 from camelup.io.wire import facts
 
@@ -333,7 +334,7 @@ def _legal(
     extra = sorted(theirs.keys() - ours.keys())
     missing = sorted(ours.keys() - theirs.keys())
     clause = legal_actions_clause(
-        _position_at(reference, moment),
+        positions(reference)[moment][0],
         [theirs[key] for key in extra],
         [ours[key] for key in missing],
     )
@@ -377,14 +378,6 @@ def _ranking(
         f" {' > '.join(ours)} (from place {place + 1})"
     )
     return Divergence(moment, "ranking", "/ranking/*", clause, (), summary, body)
-
-
-def _position_at(reference: Mapping[str, Any], moment: int) -> Any:
-    """The reference's state at ``moment`` (a refused step leaves it as it was)."""
-    position = reference["initial_state"]
-    for step in reference["steps"][:moment]:
-        position = step.get("state", position)
-    return position
 
 
 def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
