@@ -29,7 +29,6 @@ from camelup.io.jsonio import (
     parse_json,
     pointer,
     printable,
-    read_json_file,
     surrogate_message,
 )
 from camelup.io.resources import conformance_directory
@@ -310,15 +309,6 @@ def load_suite(
 
 def _schemas(folder: Path) -> Schemas:
     return bundled() if folder == bundled().directory else Schemas(folder)
-
-
-def read_json(path: Path, **options: Any) -> tuple[Any, Problem | None]:
-    """The JSON content of ``path``, or a problem naming where it breaks (the line and column,
-    or the JSON pointer)."""
-    try:
-        return read_json_file(path, **options), None
-    except JSONInputError as error:
-        return None, Problem(display_path(path), error.pointer, error.message)
 
 
 # Case files read against the bundled schemas, by (name shown, digest of the bytes): a file is
