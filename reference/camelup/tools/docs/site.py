@@ -31,7 +31,6 @@ import hashlib
 import html
 import importlib.resources
 import json
-import os
 import posixpath
 import re
 import shutil
@@ -44,7 +43,7 @@ from urllib.parse import urlsplit
 
 from camelup.harness.suite import Case, case_files, load_suite
 from camelup.io.cache import kind_folder
-from camelup.io.outputs import make_folder, open_output, write_output
+from camelup.io.outputs import OutputRefused, make_folder, open_output, write_output
 from camelup.spec.registry import load_registry
 from camelup.tools.docs.markdown import Page, to_html
 from camelup.tools.docs.pages import key_step
@@ -378,16 +377,11 @@ def make_snapshot(pyodide: Path, engine: Path) -> Path | None:
 
 
 def _keep(snapshot: Path, kept: Path) -> None:
-    """Copy ``snapshot`` into the cache whole or not at all (a cache that cannot be written,
-    read-only or full, only means the next build makes its own)."""
-    partial = kept.with_suffix(f".{os.getpid()}.partial")
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(snapshot, partial)
-        os.replace(partial, kept)
-    except OSError:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+    """Copy ``snapshot`` into the cache whole or not at all (written beside and renamed, as
+    every output; a cache that cannot be written, read-only or full, only means the next build
+    makes its own)."""
+    with contextlib.suppress(OutputRefused):
+        write_output(kept, snapshot.read_bytes())
 
 
 def copy_pyodide(folder: Path, out: Path) -> None:
