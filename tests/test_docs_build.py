@@ -382,17 +382,24 @@ def _fake_node(folder: Path, runs: Path) -> None:
     node.chmod(0o755)
 
 
-def test_a_snapshot_is_made_once_per_engine_pyodide_and_node(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    runs = tmp_path / "runs.txt"
-    _fake_node(tmp_path, runs)
-    monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
-    pyodide = tmp_path / "pyodide"
+def _node_and_pyodide(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """The fake ``node`` alone on PATH, and a Pyodide folder of its files: the file where the
+    runs are noted, and the folder."""
+    runs = folder / "runs.txt"
+    _fake_node(folder, runs)
+    monkeypatch.setenv("PATH", str(folder))
+    pyodide = folder / "pyodide"
     pyodide.mkdir()
     for name in PYODIDE_FILES:
         (pyodide / name).write_text(f"pyodide's {name}", "utf-8")
+    return runs, pyodide
+
+
+def test_a_snapshot_is_made_once_per_engine_pyodide_and_node(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs, pyodide = _node_and_pyodide(tmp_path, monkeypatch)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
 
     def build(site: str, engine: bytes) -> bytes | None:
         folder = tmp_path / site
@@ -414,15 +421,9 @@ def test_a_snapshot_is_made_once_per_engine_pyodide_and_node(
 def test_a_cache_that_cannot_be_written_only_means_no_reuse(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    runs = tmp_path / "runs.txt"
-    _fake_node(tmp_path, runs)
-    monkeypatch.setenv("PATH", str(tmp_path))
+    runs, pyodide = _node_and_pyodide(tmp_path, monkeypatch)
     (tmp_path / "not-a-folder").write_text("a file where the cache would go", "utf-8")
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "not-a-folder"))
-    pyodide = tmp_path / "pyodide"
-    pyodide.mkdir()
-    for name in PYODIDE_FILES:
-        (pyodide / name).write_text(name, "utf-8")
     (tmp_path / "camelup-engine.zip").write_bytes(b"engine")
     for _ in range(2):
         made = make_snapshot(pyodide, tmp_path)
