@@ -25,7 +25,7 @@ from xml.etree import ElementTree
 import attrs
 import pytest
 
-from browser import CHROMIUM, CHROMIUM_ARGS, artifact_folder, need_browser, site_only
+from browser import CHROMIUM, CHROMIUM_ARGS, artifact_folder, need_browser, note_outside, site_only
 from camelup.spec.registry import load_registry
 
 RULING_PAGE = "docs/rulings/RUL-04.html"
@@ -69,13 +69,13 @@ _PAGE_FACTS = """() => JSON.stringify({
 TABS = 6  # pages loaded at once: the crawl takes a few seconds instead of twenty
 
 
-async def _site_only(target: Any, base: str, visit: Visit) -> None:
-    await site_only(target, base, visit.outside.append)
+def _site_only(target: Any, base: str, visit: Visit) -> None:
+    note_outside(target, base, visit.outside.append)
 
 
 async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> None:
     context = await browser.new_context(viewport=DESKTOP)
-    await _site_only(context, base, visit)
+    _site_only(context, base, visit)
     queue = list(pages)
 
     async def worker() -> None:
@@ -112,7 +112,7 @@ async def _load_all(browser: Any, base: str, pages: list[str], visit: Visit) -> 
 
 async def _search(browser: Any, base: str, visit: Visit) -> None:
     page = await browser.new_page()
-    await _site_only(page, base, visit)
+    _site_only(page, base, visit)
     page.set_default_timeout(5_000)
     try:
         await _use_the_search(page, base, visit)
@@ -185,13 +185,13 @@ _QUERIES = _rarest_word_of_each_question()
 
 async def _screenshot(browser: Any, base: str, visit: Visit) -> None:
     page = await browser.new_page(viewport=DESKTOP)
-    await _site_only(page, base, visit)
+    _site_only(page, base, visit)
     await page.goto(base + RULING_PAGE, wait_until="load")
     visit.screenshot = visit.artifacts / "ruling-page.png"
     await page.screenshot(path=str(visit.screenshot), full_page=True)
     await page.close()
     phone = await browser.new_page(viewport=PHONE)
-    await _site_only(phone, base, visit)
+    _site_only(phone, base, visit)
     for ruling in PHONE_PAGES:
         await phone.goto(f"{base}docs/rulings/{ruling}.html", wait_until="load")
         diagram = phone.locator("img[src$='-after.svg']").first
@@ -211,7 +211,9 @@ async def _browse(base: str, pages: list[str], artifacts: Path) -> Visit:
 
     visit = Visit(artifacts)
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS + site_only(base)
+        )
         try:
             await _load_all(browser, base, pages, visit)
             await _search(browser, base, visit)

@@ -29,6 +29,7 @@ from browser import (
     artifact_folder,
     need_browser,
     no_browser,
+    note_outside,
     site_only,
 )
 from camelup.io.codec import to_json
@@ -153,10 +154,12 @@ async def _browse(base: str, artifacts: Path) -> Session:
 
     session = Session(artifacts)
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS + site_only(base)
+        )
         try:
             context = await browser.new_context(viewport={"width": 1280, "height": 900})
-            await site_only(context, base, session.outside.append)
+            note_outside(context, base, session.outside.append)
             page = await context.new_page()
             page.on(
                 "console",
