@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 import attrs
@@ -215,9 +215,9 @@ def states(
         # first branch) is where it shrinks to
         action: Action
         if draw(st.booleans()):
-            action = draw(a_legal_action(state))
+            action = _draw_one_of(draw, engine.legal_actions(state))
         else:
-            action = TakePyramidTicket(state.to_move, draw(a_chance_outcome(state)))
+            action = TakePyramidTicket(state.to_move, _draw_chance_outcome(draw, state))
         state = engine.apply(state, action).state
     return state
 
@@ -253,10 +253,29 @@ def a_chance_outcome(draw: st.DrawFn, state: State) -> DieRoll:
     >>> find(a_chance_outcome(state), lambda roll: roll.die is Die.GREY)
     DieRoll(Die.GREY, 1, Camel.CRAZY_WHITE)
     """
+    return _draw_chance_outcome(draw, state)
+
+
+def _draw_chance_outcome(draw: st.DrawFn, state: State) -> DieRoll:
     outcomes = [roll for roll, _ in engine.chance_outcomes(state)]
     dice = list(dict.fromkeys(roll.die for roll in outcomes))
-    die = draw(_sampled(dice))
-    return draw(st.sampled_from([roll for roll in outcomes if roll.die is die]))
+    die = _draw_one_of(draw, dice)
+    return _draw_one_of(draw, [roll for roll in outcomes if roll.die is die])
+
+
+def _draw_one_of(draw: st.DrawFn, pool: Sequence[_T]) -> _T:
+    """What ``draw(_sampled(pool))`` draws, from the same choice (an index into ``pool``, which
+    shrinks to the first item), but through one strategy per length of pool: a strategy built
+    afresh for every pool is validated and labelled by hashing every item, which cost the games
+    of :func:`states` more than playing them."""
+    if not pool:
+        draw(st.nothing())
+    return pool[draw(_indices(len(pool)))]
+
+
+@functools.cache
+def _indices(length: int) -> st.SearchStrategy[int]:
+    return st.sampled_from(range(length))
 
 
 def actions(ruleset: Ruleset) -> st.SearchStrategy[Action]:
