@@ -92,16 +92,23 @@ def dump(value: Any, indent: int = 0, width: int = WIDTH) -> str:
     """JSON in the style of the hand-written files, deterministic for a given value: arrays and
     objects that fit in ``width`` stay on one line; an object of short arrays (a track, the
     ticket stacks) is packed several members to a line; a step stays on one line."""
-    flat = _flat(value)
+    return _dump(value, _flat(value), indent, width)
+
+
+def _dump(value: Any, flat: str, indent: int, width: int) -> str:
+    # ``flat`` is ``value`` on one line, made by the caller, which needed it already: encoding
+    # each object member a second time here was a third of the files' writing.
     if not isinstance(value, list | dict) or not value or len(flat) + indent <= width:
         return flat
     if isinstance(value, dict) and set(value) == {"action"}:
         return flat
     pad = " " * (indent + 2)
     if isinstance(value, list):
-        items = [pad + dump(x, indent + 2, width) for x in value]
+        items = [pad + _dump(x, _flat(x), indent + 2, width) for x in value]
         return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-    members = [json.dumps(key, ensure_ascii=False) + ": " + _flat(x) for key, x in value.items()]
+    keys = [_flat(key) for key in value]
+    flats = [_flat(x) for x in value.values()]
+    members = [key + ": " + text for key, text in zip(keys, flats, strict=True)]
     if all(isinstance(x, list) for x in value.values()) and all(len(m) <= PACKED for m in members):
         lines: list[str] = []
         for member in members:
@@ -111,18 +118,16 @@ def dump(value: Any, indent: int = 0, width: int = WIDTH) -> str:
                 lines.append(pad + member)
         return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
     rows = []
-    for (key, member), text in zip(value.items(), members, strict=True):
+    for key, member, member_flat, text in zip(keys, value.values(), flats, members, strict=True):
         if len(pad) + len(text) <= width:
             rows.append(pad + text)
         else:
-            rows.append(
-                pad + json.dumps(key, ensure_ascii=False) + ": " + dump(member, indent + 2, width)
-            )
+            rows.append(pad + key + ": " + _dump(member, member_flat, indent + 2, width))
     return "{\n" + ",\n".join(rows) + "\n" + " " * indent + "}"
 
 
-def _flat(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+# One encoder for every call: json.dumps builds a new one for each call with these options.
+_flat = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
 def generated_files() -> dict[str, str]:

@@ -44,6 +44,7 @@ adapter's, which may have none:
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -248,10 +249,23 @@ def _position(
 
 def _alike(ours: Any, theirs: Any) -> bool:
     """``same(ours, theirs)``, mostly decided without a call per member: ``==`` takes ``1`` for
-    ``true``, but two equal JSON values that also print alike are the same (``repr`` tells a
+    ``true``, but two equal JSON values that also marshal alike are the same (the bytes tell a
     boolean from a number and an integer from a float). Neither side holds a NaN, the one value
     ``same`` finds unequal to itself: jsonio refuses it and the reference never writes one."""
-    return ours == theirs and (repr(ours) == repr(theirs) or same(ours, theirs))
+    if ours != theirs:
+        return False
+    mine = _marshalled(ours)
+    return (mine is not None and mine == _marshalled(theirs)) or same(ours, theirs)
+
+
+def _marshalled(value: Any) -> bytes | None:
+    # marshal rather than repr: a third of the time on a position (repr was a tenth of a fuzz
+    # run). Version 2 writes no back-references, which would make equal values' bytes differ.
+    # A value marshal cannot write (not plain JSON) is left to ``same``.
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
 
 
 def _fallback(action: Mapping[str, Any] | None) -> str:

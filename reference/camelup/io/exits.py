@@ -123,14 +123,25 @@ def interruption(error: KeyboardInterrupt) -> Interrupted:
 
 def epilog(codes: tuple[tuple[int, str], ...], example: str | None = None) -> str:
     """The ``--help`` epilogue of one verb: its example, then its exit codes and the common ones."""
-    import textwrap
-
     lines: list[str] = []
     if example:
         lines += ["example:", *(f"  {line}" for line in example.splitlines()), ""]
     lines.append("exit codes:")
     for code, meaning in (*codes, *COMMON):
-        first, *rest = textwrap.wrap(meaning, 70)
+        first, *rest = _wrapped(meaning)
         lines.append(f"  {code:3}  {first}")
         lines.extend(f"       {line}" for line in rest)
     return "\n".join(lines) + "\n"
+
+
+_WRAPPED: dict[str, list[str]] = {}
+
+
+def _wrapped(meaning: str) -> list[str]:
+    # Every verb's epilogue ends with the common codes, and the parser builds all of them at
+    # each start of camelup: wrapping each meaning once was a third of building the parser.
+    if meaning not in _WRAPPED:
+        import textwrap
+
+        _WRAPPED[meaning] = textwrap.wrap(meaning, 70)
+    return _WRAPPED[meaning]

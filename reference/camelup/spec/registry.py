@@ -114,13 +114,16 @@ class Registry:
     no_clause: Mapping[str, str]  # dossier item -> reason it needs no clause
     problems: tuple[SpecProblem, ...]
     _by_id: Mapping[str, Clause] = attrs.field(init=False, repr=False, eq=False)
+    # Made once: the suite's checks ask for it for every clause of every case.
+    _clause_ids: frozenset[str] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.clauses}))
+        object.__setattr__(self, "_clause_ids", frozenset(self._by_id))
 
     @property
     def clause_ids(self) -> frozenset[str]:
-        return frozenset(self._by_id)
+        return self._clause_ids
 
     @property
     def variants(self) -> Mapping[str, Variant]:
