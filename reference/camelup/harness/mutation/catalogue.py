@@ -442,7 +442,7 @@ def _mutants() -> tuple[Mutant, ...]:
         m("crazy-carrier-direct-only", "crazy.select.only-carrier",
           "a crazy camel counts as a carrier only with a racing camel directly on it",
           edit(crazy._carries_racing_camel,
-               "return not all([above.is_crazy for above in stack[stack.index(camel) + 1 :]])",
+               "return not _CRAZY.issuperset(stack[stack.index(camel) + 1 :])",
                "above = stack[stack.index(camel) + 1 :]\n    return bool(above) and not "
                "above[0].is_crazy")),
         m("crazy-no-top-of-other", "crazy.select.top-of-other",
@@ -530,7 +530,7 @@ def _mutants() -> tuple[Mutant, ...]:
         m("rank-lower-camel-ahead", "rank.stack", "on one space the lower camel ranks ahead",
           _restacked(lambda space: True)),
         m("rank-counts-crazy", "rank.ignore-crazy", "crazy camels take places in the ranking",
-          edit(ranking.ranking, "if _CRAZY.isdisjoint(front_to_back):", "if True:")),
+          edit(ranking._ranked.__wrapped__, "if _CRAZY.isdisjoint(front_to_back):", "if True:")),
         m("rank-crossed-unit-bottom-first", "rank.crossed-finish",
           "of the unit past the line the bottom camel ranks first",
           _restacked(lambda space: space > LAST_SPACE)),
