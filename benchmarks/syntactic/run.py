@@ -1,18 +1,18 @@
 """Syntactic mutation testing of the rules and the engine with cosmic-ray, the conformance suite
 (in-process) as the test, then the unit tests of the functions the wire cannot see.
 
-Run: ``python benchmarks/syntactic/run.py`` (every mutant: about an hour on two cores) or
-``python benchmarks/syntactic/run.py --sample 20`` (a fixed sample, as CI runs it). cosmic-ray
-mutates ``reference/camelup/rules/`` and ``reference/camelup/play/engine.py`` one mutation at a
-time in a scratch copy of the checkout (never the checkout itself) and runs
-``suite_passes.py`` on each: a mutant is killed when a conformance case fails or, for a mutant
-the whole suite passes, when one of the unit tests ``suite_passes.UNIT_TESTS`` names fails (the
-tests of ``chance_outcomes``, ``random_setup`` and of the odds' action values, which read a
-move's landing: library API the adapter protocol never calls, so no case can see them). A
-survivor is either listed in ``equivalent.toml`` beside this file, with a one-line reason why no
-engine behaviour changes, or a hole in the suite. Exit code 1 when a survivor is not listed, 0
-otherwise. Prints a score per mutated file and in all: killed mutants over mutants that are not
-listed as equivalent.
+Run: ``python benchmarks/syntactic/run.py`` (every mutant: about an hour on two cores),
+``python benchmarks/syntactic/run.py --sample 20`` (a fixed sample, as CI runs it) or
+``--only FILE...`` (the files a change touched). cosmic-ray mutates ``reference/camelup/rules/``
+and ``reference/camelup/play/engine.py`` one mutation at a time in a scratch copy of the
+checkout (never the checkout itself) and runs ``suite_passes.py`` on each: a mutant is killed
+when a conformance case fails or, for a mutant the whole suite passes, when one of the unit
+tests ``suite_passes.UNIT_TESTS`` names fails (the tests of ``chance_outcomes``,
+``random_setup`` and of the odds' action values, which read a move's landing: library API the
+adapter protocol never calls, so no case can see them). A survivor is either listed in
+``equivalent.toml`` beside this file, with a one-line reason why no engine behaviour changes,
+or a hole in the suite. Exit code 1 when a survivor is not listed, 0 otherwise. Prints a score
+per mutated file and in all: killed mutants over mutants that are not listed as equivalent.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def test_command(workspace: Path) -> list[str]:
     return [sys.executable, str(HERE / "suite_passes.py"), str(workspace)]
 
 
-def config_text(workspace: Path, timeout: float) -> str:
-    paths = ", ".join(f'"{workspace / p}"' for p in MUTATED)
+def config_text(workspace: Path, timeout: float, mutated: tuple[str, ...] = MUTATED) -> str:
+    paths = ", ".join(f'"{workspace / p}"' for p in mutated)
     command = " ".join(test_command(workspace))
     return (
         "[cosmic-ray]\n"
@@ -227,7 +227,20 @@ def main() -> int:
         help="run again only the unlisted survivors of the run kept in DIR, against the checkout's"
         " suite and tests as they are now (after adding cases); DIR's mutated sources stay",
     )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="PATH",
+        help="mutate only these files (paths from the checkout's root, under rules/ or the engine),"
+        " to check the files a change touched",
+    )
     options = parser.parse_args()
+    mutated = MUTATED
+    if options.only:
+        mutated = tuple(Path(path).as_posix() for path in options.only)
+        outside = [p for p in mutated if not p.startswith(MUTATED) or not (CHECKOUT / p).is_file()]
+        if outside:
+            parser.error(f"not a file of {' or '.join(MUTATED)}: {', '.join(outside)}")
     if options.again:
         return again(Path(options.again))
     workspace = Path(options.keep or tempfile.mkdtemp(prefix="camelup-syntactic-"))
@@ -238,7 +251,7 @@ def main() -> int:
         env = {**os.environ, "PYTHONPATH": str(workspace / "reference")}
         timeout = prepare(workspace, env)
         config = workspace / "cosmic-ray.toml"
-        config.write_text(config_text(workspace, timeout), "utf-8")
+        config.write_text(config_text(workspace, timeout, mutated), "utf-8")
         session = workspace / "session.sqlite"
         cosmic = [sys.executable, "-m", "cosmic_ray.cli"]
         subprocess.run([*cosmic, "init", "--force", str(config), str(session)], check=True)
