@@ -33,6 +33,7 @@ from camelup.harness.suite import (
 from camelup.harness.unpatched import unpatched
 from camelup.io import schemas
 from camelup.io.jsonio import pointer
+from camelup.io.replay import Moment, moments
 from camelup.io.wire import facts
 from camelup.model.ruleset import RACING_CAMELS
 
@@ -463,42 +464,33 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
             for c in expected
             if (m := _compare_error(case, c, refused, clause_of_errors)) is not None
         ]
-    raw_steps: list[Mapping[str, Any]] = reply["steps"]
-    positions: list[Any] = [reply["initial_state"]]
-    errors: list[Any] = [None]
-    for step in raw_steps:
-        errors.append(step.get("error"))
-        # The next step starts from the position before a refusal, whatever the adapter says
-        # its state became (an unchanged check judges that).
-        positions.append(positions[-1] if "error" in step else step["state"])
+    # The next step starts from the position before a refusal, whatever the adapter says its
+    # state became (an unchanged check judges that).
+    at = moments(reply)
     mismatches: list[Mismatch] = []
     expected_errors = {c.after for c in checks if isinstance(c, ErrorCheck)}
-    for moment in range(1, len(positions)):
-        if errors[moment] is not None and moment not in expected_errors:
+    for moment, now in enumerate(at[1:], start=1):
+        if now.error is not None and moment not in expected_errors:
             action = describe_action(case.steps[moment - 1].get("action"))
             mismatches.append(
                 Mismatch(
                     moment,
                     case.primary_clause,
-                    f"step {moment} ({action}) was rejected: {error_text(errors[moment])}",
-                    error_message(errors[moment]),
+                    f"step {moment} ({action}) was rejected: {error_text(now.error)}",
+                    error_message(now.error),
                 )
             )
     for check in checks:
         if isinstance(check, StateCheck):
-            mismatches.extend(_compare_state(case, check, positions[check.after], order))
+            mismatches.extend(_compare_state(case, check, at[check.after].state, order))
         elif isinstance(check, ErrorCheck):
-            found = _compare_error(case, check, errors[check.after], clause_of_errors)
+            found = _compare_error(case, check, at[check.after].error, clause_of_errors)
             if found is not None:
                 mismatches.append(found)
         elif isinstance(check, EventsCheck):
-            if errors[check.after] is None:
-                found = _compare_events(
-                    case,
-                    check,
-                    raw_steps[check.after - 1].get("events", []),
-                    "event_clauses" in capabilities,
-                )
+            if at[check.after].error is None:
+                events = at[check.after].events or []
+                found = _compare_events(case, check, events, "event_clauses" in capabilities)
                 if found is not None:
                     mismatches.append(found)
         elif isinstance(check, OddsCheck):
@@ -509,10 +501,11 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
             own = (
                 reply.get("ranking", {}).get(str(check.after)) if RANKING in capabilities else None
             )
-            mismatches.extend(_compare_ranking(case, check, positions[check.after], own))
+            mismatches.extend(_compare_ranking(case, check, at[check.after].state, own))
         elif isinstance(check, UnchangedCheck):
-            after = raw_steps[check.after - 1]
-            found = _compare_unchanged(case, check, positions[check.after - 1], after, order)
+            found = _compare_unchanged(
+                case, check, at[check.after - 1].state, at[check.after], order
+            )
             if found is not None:
                 mismatches.append(found)
         else:
@@ -791,16 +784,16 @@ def _compare_unchanged(
     case: Case,
     check: UnchangedCheck,
     before: Any,
-    step: Mapping[str, Any],
+    now: Moment,
     order: Sequence[str],
 ) -> Mismatch | None:
     """A refused step left the state as it was: every leaf of both states, canonicalised."""
     where = f"step {check.after} ({describe_action(case.steps[check.after - 1].get('action'))})"
-    if "error" not in step:
+    if now.error is None:
         summary = f"{where} was accepted; expected it refused and the position unchanged"
         return Mismatch(check.after, case.clause_of(check), summary, (), check.index)
     old = _leaves(normalise(before, (), order))
-    new = _leaves(normalise(step["state"], (), order))
+    new = _leaves(normalise(now.reported, (), order))
     changed = sorted(
         (
             p

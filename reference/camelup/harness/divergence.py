@@ -57,6 +57,7 @@ from camelup.harness.event_cause import first_event_cause, ranking_order_clause
 from camelup.harness.suite import Case, LegalActionsCheck, RankingCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
+from camelup.io.replay import moments
 from camelup.io.wire import facts
 
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
@@ -288,8 +289,11 @@ def named_by_ranking(case: Case, reply: Mapping[str, Any], mismatch: Mismatch) -
     check = next((c for c in case.checks if c.index == mismatch.check), None)
     if not isinstance(check, RankingCheck) or not isinstance(mismatch.actual, list):
         return mismatch
-    states = positions(reply) if "steps" in reply else []
-    if len(states) <= mismatch.after or ranking_of(states[mismatch.after][0]) != mismatch.expected:
+    states = moments(reply) if "steps" in reply else []
+    if (
+        len(states) <= mismatch.after
+        or ranking_of(states[mismatch.after].state) != mismatch.expected
+    ):
         return mismatch
     position = _reference_position(case, mismatch.after)
     clause = ranking_order_clause(position, mismatch.expected, mismatch.actual)
@@ -308,7 +312,7 @@ def _reference_position(case: Case, moment: int) -> Any:
     reference = reference_reply(case)
     if "initial_error" in reference or "steps" not in reference:
         return None
-    return positions(reference)[moment][0]
+    return moments(reference)[moment].state
 
 
 def refines(check_clause: str, event_clause: str) -> bool:
@@ -360,12 +364,12 @@ def first_divergence(
     if "initial_error" in reply or "initial_error" in reference or "steps" not in reference:
         return None
     order = camel_order(case)
-    mine, theirs = positions(reply), positions(reference)
+    mine, theirs = moments(reply), moments(reference)
     for moment, (got, want) in enumerate(zip(mine, theirs, strict=False)):
         if moment < since:
             continue
-        got_state, got_error = got
-        want_state, want_error = want
+        got_state, got_error = got.state, got.error
+        want_state, want_error = want.state, want.error
         if got_error is not None and want_error is not None:
             continue  # both refused: the positions are unchanged, the codes are the checks'
         if got_error is not None:
@@ -378,7 +382,7 @@ def first_divergence(
         if want_error is not None:
             clause = want_error.get("clause") or case.primary_clause
             return FirstDivergence(moment, clause, refused="reference", error=want_error)
-        before = theirs[moment - 1][0] if moment else None
+        before = theirs[moment - 1].state if moment else None
         events = reference["steps"][moment - 1].get("events", []) if moment else []
         reported = reply["steps"][moment - 1].get("events") if moment else None
         # The adapter's own account of the step (capability events): its first departure from
@@ -444,17 +448,6 @@ def _diverged(
         explained_at=tuple(True for _ in found),
         event=event,
     )
-
-
-def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
-    """(state, error) at every moment: a refused step leaves the position as it was."""
-    found: list[tuple[Any, Any]] = [(reply["initial_state"], None)]
-    for step in reply["steps"]:
-        if "error" in step:
-            found.append((found[-1][0], step["error"]))
-        else:
-            found.append((step["state"], None))
-    return found
 
 
 def _refusal_clause(error: Mapping[str, Any], events: Sequence[Any], case: Case) -> str:

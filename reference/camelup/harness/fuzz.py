@@ -41,7 +41,6 @@ from camelup.harness.compare import (
     reply_kind,
     wire_for,
 )
-from camelup.harness.divergence import positions
 from camelup.harness.expectations import Expectations
 from camelup.harness.games import CONFIGS, RulesetConfig, random_game
 from camelup.harness.lockstep import Divergence, first_divergence
@@ -58,6 +57,7 @@ from camelup.harness.shrink import (
 from camelup.harness.suite import parse_case
 from camelup.io.codec import ruleset_from_json, to_json
 from camelup.io.exits import Interrupted, interruption, quiet_worker, signals_held
+from camelup.io.replay import moments
 from camelup.io.wire import facts
 from camelup.model.ruleset import Ruleset
 
@@ -291,7 +291,7 @@ def _rest_of_game(
         or (moment == 0 and "setup" not in wire["given"])
     ):
         return None
-    state, _ = positions(reference)[moment]
+    state = moments(reference)[moment].state
     if state.get("result") is not None:
         return None
     return wire_case(wire["ruleset"], {"state": state}, actions_of(wire)[moment:])

@@ -64,8 +64,8 @@ from camelup.harness.compare import (
     normalise,
     same,
 )
-from camelup.harness.divergence import positions
 from camelup.io.jsonio import pointer
+from camelup.io.replay import moments
 from camelup.io.wire import facts
 
 DEPTH = 3  # how far down a state difference is located: /players/1/money, /track/5
@@ -348,7 +348,7 @@ def _legal(
     extra = sorted(theirs.keys() - ours.keys())
     missing = sorted(ours.keys() - theirs.keys())
     clause = legal_actions_clause(
-        positions(reference)[moment][0],
+        moments(reference)[moment].state,
         [theirs[key] for key in extra],
         [ours[key] for key in missing],
     )

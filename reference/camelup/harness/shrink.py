@@ -30,6 +30,7 @@ from camelup.harness.games import relegalise
 from camelup.harness.generate import dump
 from camelup.harness.lockstep import DEPTH, Divergence
 from camelup.io.jsonio import pointer
+from camelup.io.replay import moments
 
 MAX_PASSES = 4  # one-by-one removal passes after the chunked ones
 AREA = "fuzz"
@@ -151,12 +152,7 @@ def from_state(
     reference = run_case(_cut(wire, found.moment - 1))
     if "initial_state" not in reference:
         return None
-    steps = reference["steps"]
-    position = steps[-1]["state"] if steps and "state" in steps[-1] else None
-    if position is None:
-        position = next(
-            (s["state"] for s in reversed(steps) if "state" in s), reference["initial_state"]
-        )
+    position = moments(reference)[-1].state
     candidate = wire_case(
         wire["ruleset"], {"state": position}, [actions_of(wire)[found.moment - 1]]
     )
@@ -177,14 +173,10 @@ def _value_at(document: Any, tokens: Sequence[str]) -> Any:
 
 
 def _adapter_position(body: Mapping[str, Any] | None, moment: int) -> Any:
-    """The adapter's position at ``moment`` (a refused step leaves it unchanged)."""
+    """The adapter's position at ``moment`` (after a refusal: the one it reports)."""
     if body is None or "initial_state" not in body:
         return None
-    position = body["initial_state"]
-    for step in body.get("steps", [])[:moment]:
-        if isinstance(step, dict) and "state" in step:
-            position = step["state"]
-    return position
+    return moments({**body, "steps": body.get("steps", [])[:moment]})[-1].reported
 
 
 def _key_pointers(state: Mapping[str, Any]) -> list[tuple[str, ...]]:

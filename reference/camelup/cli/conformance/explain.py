@@ -179,31 +179,31 @@ def _pictures(
     say: _Out,
 ) -> None:
     """The board before and after the diverging step, on both sides, as text."""
-    from camelup.harness.divergence import positions
+    from camelup.io.replay import moments
 
-    mine, theirs = positions(body), positions(reference)
+    mine, theirs = moments(body), moments(reference)
     if moment == 0:
         shown = [
-            ("the given position, the reference's", theirs[0][0], None),
-            ("the given position, the adapter's", mine[0][0], None),
+            ("the given position, the reference's", theirs[0].state, None),
+            ("the given position, the adapter's", mine[0].state, None),
         ]
     else:
         with_events = "events" in capabilities
         shown = [
             (
                 f"before step {moment}, the adapter's (the reference's is the same)",
-                mine[moment - 1][0],
+                mine[moment - 1].state,
                 None,
             ),
             (
                 f"after step {moment}, the reference's",
-                theirs[moment][0],
+                theirs[moment].state,
                 reference["steps"][moment - 1].get("events", []),
             ),
             (
                 f"after step {moment}, the adapter's"
-                + (" (it refused the step: unchanged)" if mine[moment][1] is not None else ""),
-                mine[moment][0],
+                + (" (it refused the step: unchanged)" if mine[moment].error is not None else ""),
+                mine[moment].state,
                 body["steps"][moment - 1].get("events", []) if with_events else None,
             ),
         ]
