@@ -2,7 +2,7 @@
 
 A game that disagrees is shrunk, each candidate re-checked on the adapter, keeping a candidate
 only when it still disagrees *the same way*: the same kind of difference, at the same field,
-named after the same clause (:attr:`camelup.harness.lockstep.Divergence.signature`):
+named after the same clause (:attr:`camelup.harness.divergence.Divergence.signature`):
 
 1. cut the game after the first diverging step (an adapter that errors: the shortest prefix on
    which it still errors, by bisection);
@@ -26,9 +26,9 @@ from typing import Any
 from camelup.harness.adapter import run_case
 from camelup.harness.attribution import MISSING, differences
 from camelup.harness.compare import RACING_ORDER, describe_action, normalise
+from camelup.harness.divergence import DEPTH, Divergence
 from camelup.harness.games import relegalise
 from camelup.harness.generate import dump
-from camelup.harness.lockstep import DEPTH, Divergence
 from camelup.io.jsonio import pointer
 from camelup.io.replay import moments
 

@@ -71,7 +71,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         reply_kind,
         wire_for,
     )
-    from camelup.harness.divergence import first_divergence, reference_reply, silence_note
+    from camelup.harness.divergence import case_divergence, reference_reply, silence_note
     from camelup.harness.features import needs_partnerships
     from camelup.harness.protocol import AdapterStartError, Reply
     from camelup.harness.rule_links import rule_links
@@ -164,7 +164,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     if silenced:
         say(f"  {silenced}")
     if body is not None:
-        found = first_divergence(case, body, reference_reply(case))
+        found = case_divergence(case, body, reference_reply(case))
         if found is not None:
             _pictures(case, body, reference_reply(case), found.after, hello.capabilities, say)
     return exits.FAILED
