@@ -15,11 +15,12 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, assert_never
 
 import attrs
 
 from camelup.harness.suite import (
+    ENGINE,
     Case,
     Check,
     ErrorCheck,
@@ -302,39 +303,20 @@ def is_solver(capabilities: frozenset[str]) -> bool:
 
 
 def applicable(check: Check, capabilities: frozenset[str]) -> bool:
-    """Whether ``check`` can be judged against an adapter with ``capabilities``. An adapter
-    declaring ``odds`` alone is a solver, not a game engine: it gets the odds checks only."""
-    if isinstance(check, OddsCheck):
+    """Whether ``check`` can be judged against an adapter with ``capabilities`` (what the check
+    ``needs``). An adapter declaring ``odds`` alone is a solver, not a game engine: it gets the
+    odds checks only."""
+    if check.needs == "odds":
         return "odds" in capabilities
-    if is_solver(capabilities):
-        return False
-    if isinstance(check, EventsCheck):
-        return "events" in capabilities
-    if isinstance(check, LegalActionsCheck):
-        return "legal_actions" in capabilities
-    if isinstance(check, UnchangedCheck):
-        return STATE_AFTER_REFUSAL in capabilities
-    return True
+    return not is_solver(capabilities) and (check.needs == ENGINE or check.needs in capabilities)
 
 
 STATE_AFTER_REFUSAL = "state_after_refusal"  # a refused step's entry holds the state after it
 
 
-def _needs(check: Check) -> str:
-    if isinstance(check, OddsCheck):
-        return "odds"
-    if isinstance(check, EventsCheck):
-        return "events"
-    if isinstance(check, LegalActionsCheck):
-        return "legal_actions"
-    if isinstance(check, UnchangedCheck):
-        return STATE_AFTER_REFUSAL
-    return "engine"  # a state, error or ranking check, which an odds-only solver cannot answer
-
-
 def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:
     """Capabilities that checks of ``case`` need and the adapter lacks."""
-    return sorted({_needs(c) for c in case.checks if not applicable(c, capabilities)})
+    return sorted({c.needs for c in case.checks if not applicable(c, capabilities)})
 
 
 def odds_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
@@ -481,37 +463,37 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
                 )
             )
     for check in checks:
-        if isinstance(check, StateCheck):
-            mismatches.extend(_compare_state(case, check, at[check.after].state, order))
-        elif isinstance(check, ErrorCheck):
-            found = _compare_error(case, check, at[check.after].error, clause_of_errors)
-            if found is not None:
-                mismatches.append(found)
-        elif isinstance(check, EventsCheck):
-            if at[check.after].error is None:
-                events = at[check.after].events or []
-                found = _compare_events(case, check, events, "event_clauses" in capabilities)
-                if found is not None:
-                    mismatches.append(found)
-        elif isinstance(check, OddsCheck):
-            found = _compare_odds(case, check, reply["odds"], partial)
-            if found is not None:
-                mismatches.append(found)
-        elif isinstance(check, RankingCheck):
-            own = (
-                reply.get("ranking", {}).get(str(check.after)) if RANKING in capabilities else None
-            )
-            mismatches.extend(_compare_ranking(case, check, at[check.after].state, own))
-        elif isinstance(check, UnchangedCheck):
-            found = _compare_unchanged(
-                case, check, at[check.after - 1].state, at[check.after], order
-            )
-            if found is not None:
-                mismatches.append(found)
-        else:
-            found = _compare_legal(case, check, reply["legal_actions"][str(check.after)], order)
-            if found is not None:
-                mismatches.append(found)
+        now = at[check.after]
+        found: Sequence[Mismatch | None]
+        match check:  # every kind of check, or mypy says which is left out
+            case StateCheck():
+                found = _compare_state(case, check, now.state, order)
+            case ErrorCheck():
+                found = [_compare_error(case, check, now.error, clause_of_errors)]
+            case EventsCheck():
+                with_clauses = "event_clauses" in capabilities
+                found = (
+                    []
+                    if now.error is not None
+                    else [_compare_events(case, check, now.events or [], with_clauses)]
+                )
+            case OddsCheck():
+                found = [_compare_odds(case, check, reply["odds"], partial)]
+            case RankingCheck():
+                own = (
+                    reply.get("ranking", {}).get(str(check.after))
+                    if RANKING in capabilities
+                    else None
+                )
+                found = _compare_ranking(case, check, now.state, own)
+            case UnchangedCheck():
+                found = [_compare_unchanged(case, check, at[check.after - 1].state, now, order)]
+            case LegalActionsCheck():
+                listed = reply["legal_actions"][str(check.after)]
+                found = [_compare_legal(case, check, listed, order)]
+            case _:
+                assert_never(check)
+        mismatches.extend(m for m in found if m is not None)
     mismatches.sort(key=lambda m: (m.after, -1 if m.check is None else m.check))
     return mismatches
 

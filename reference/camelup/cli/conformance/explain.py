@@ -17,7 +17,7 @@ from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
     from camelup.harness.compare import Mismatch
-    from camelup.harness.suite import Case, Check
+    from camelup.harness.suite import Case
 
 
 @attrs.frozen
@@ -242,26 +242,6 @@ def _events_line(events: Any) -> str:
     return ", ".join(str(e.get("type")) if isinstance(e, dict) else "?" for e in events)
 
 
-def _check_label(check: Check) -> str:
-    from camelup.harness import suite as kinds
-
-    if isinstance(check, kinds.StateCheck):
-        return "state " + ", ".join(p or "/" for p in check.values)
-    if isinstance(check, kinds.EventsCheck):
-        return f"events ({check.match}, {len(check.events)} expected)"
-    if isinstance(check, kinds.ErrorCheck):
-        return f"error {check.code}"
-    if isinstance(check, kinds.OddsCheck):
-        return "odds " + ", ".join(check.odds)
-    if isinstance(check, kinds.RankingCheck):
-        return "ranking " + " > ".join(check.ranking)
-    if isinstance(check, kinds.LegalActionsCheck):
-        if check.exact:
-            return f"legal actions ({len(check.actions)} expected)"
-        return f"legal actions ({len(check.actions)} included, {len(check.excluded)} excluded)"
-    return "unchanged by the refusal"
-
-
 def _timeline(
     case: Case,
     body: Mapping[str, Any],
@@ -311,17 +291,17 @@ def _timeline(
                 continue
             clause = f"  [{case.clause_of(check)}]"
             if not applicable(check, capabilities):
-                say(f"    -  {_check_label(check)}{clause} (not compared: capability missing)")
+                say(f"    -  {check.label}{clause} (not compared: capability missing)")
             elif diverged_at is not None and moment > diverged_at:
                 silenced = after_divergence(diverged_at)
-                say(f"    -  {_check_label(check)}{clause} (not compared: {silenced})")
+                say(f"    -  {check.label}{clause} (not compared: {silenced})")
             elif isinstance(check, StateCheck):
                 for where in check.values:
                     mark = "x " if (check.index, where) in failed else "ok"
                     say(f"    {mark} state {where or '/'}{clause}")
             else:
                 mark = "x " if (check.index, None) in failed else "ok"
-                say(f"    {mark} {_check_label(check)}{clause}")
+                say(f"    {mark} {check.label}{clause}")
 
 
 VERB = Verb(
