@@ -534,7 +534,7 @@ def _compare_state(
             if same(want, got):
                 continue
         what = "is missing" if got is _MISSING else "differs"
-        summary = f"{_moment(case, check.after)}: {where or '/'} {what}"
+        summary = f"{moment_text(case, check.after)}: {where or '/'} {what}"
         found.append(
             Mismatch(
                 check.after,
@@ -550,10 +550,12 @@ def _compare_state(
     return found
 
 
-def _moment(case: Case, after: int) -> str:
-    if after == 0:
+def moment_text(case: Case, moment: int, after: bool = True) -> str:
+    """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
+    if moment == 0:
         return "given position"
-    return f"after step {after} ({describe_action(case.steps[after - 1].get('action'))})"
+    action = describe_action(case.steps[moment - 1].get("action"))
+    return f"{'after step' if after else 'step'} {moment} ({action})"
 
 
 def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -> Mismatch | None:
@@ -617,7 +619,7 @@ def _compare_events(
         ):
             clause = expected[first]["clause"]
         summary = (
-            f"{_moment(case, check.after)}: events differ from event #{first}"
+            f"{moment_text(case, check.after)}: events differ from event #{first}"
             f" ({len(expected)} expected, {len(actual)} reported)"
         )
         left = [compact(w) for w in expected]
@@ -648,7 +650,7 @@ def _compare_events(
             if check.clause is None and isinstance(want.get("clause"), str):
                 clause = want["clause"]
             summary = (
-                f"{_moment(case, check.after)}: expected event #{number} ({want.get('type')})"
+                f"{moment_text(case, check.after)}: expected event #{number} ({want.get('type')})"
                 " not found in order among the events"
             )
             diff = (
@@ -679,7 +681,7 @@ def _compare_legal(
     extra = sorted(describe_action(got[k]) for k in extra_keys)
     what = "legal actions differ" if check.exact else "legal actions break the stated part"
     summary = (
-        f"{_moment(case, check.after)}: {what}"
+        f"{moment_text(case, check.after)}: {what}"
         f" ({len(missing)} missing, {len(extra)} {'unexpected' if check.exact else 'excluded'})"
     )
     diff = [*(f"- {a}" for a in missing[:10])]
@@ -736,7 +738,7 @@ def _compare_ranking(
         if got == want:
             continue
         place = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g), 0)
-        summary = f"{_moment(case, check.after)}: {what} wrong from place {place + 1}"
+        summary = f"{moment_text(case, check.after)}: {what} wrong from place {place + 1}"
         diff = (f"expected: {' > '.join(want)}", f"actual:   {' > '.join(map(str, got))}")
         found.append(
             Mismatch(
@@ -877,7 +879,9 @@ def _compare_odds(
         return None
     if not_given:
         diff.append(f"not given, so not compared: {', '.join(not_given)}")
-    summary = f"{_moment(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    summary = (
+        f"{moment_text(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    )
     return Mismatch(
         check.after, case.clause_of(check), summary, tuple(diff), check.index, None, check.odds, got
     )

@@ -67,6 +67,7 @@ from camelup.harness.compare import (
     describe_action,
     error_message,
     error_text,
+    moment_text,
     normalise,
     ranking_of,
     same,
@@ -128,7 +129,7 @@ class Divergence:
 
     def mismatch(self, case: Case) -> Mismatch:
         """The divergence as the one failure of its case."""
-        moment = _moment(case, self.after, after=self.refused is None)
+        moment = moment_text(case, self.after, after=self.refused is None)
         if self.refused == "adapter":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter refused it"
@@ -891,11 +892,3 @@ def silence_note(diverged_at: int | None, not_compared: int) -> str | None:
 def after_divergence(moment: int) -> str:
     """Why a check was not compared: ``after divergence at step 5``."""
     return "after divergence at " + ("the given position" if moment == 0 else f"step {moment}")
-
-
-def _moment(case: Case, moment: int, after: bool) -> str:
-    """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
-    if moment == 0:
-        return "given position"
-    action = describe_action(case.steps[moment - 1].get("action"))
-    return f"{'after step' if after else 'step'} {moment} ({action})"

@@ -207,16 +207,16 @@ def build_case(
         check = {"after": 0, "error": {"code": error["code"], "clause": error["clause"]}}
         description = "the given position is refused"
         return _case_json(wire, [check], [clause], description, comment, seed, game)
-    step = reference["steps"][moment - 1] if moment else {}
-    if "error" in step:  # the reference refuses the step the adapter accepted
-        error = step["error"]
+    now = moments(reference)[moment]
+    if now.error is not None:  # the reference refuses the step the adapter accepted
+        error = now.error
         check = {"after": moment, "error": {"code": error["code"], "clause": error["clause"]}}
         description = f"{describe_action(actions[moment - 1])} is refused"
         return _case_json(
             wire, [check], [clause, error["clause"]], description, comment, seed, game
         )
-    ref_state = step["state"] if moment else reference["initial_state"]
-    events: list[Any] = step.get("events", [])
+    ref_state = now.state
+    events: list[Any] = now.events or []
     expected = normalise(ref_state, (), order)
     theirs = _adapter_position(divergence.body, moment)
     if divergence.kind in ("state", "rejected") and theirs is not None:
