@@ -319,35 +319,22 @@ def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:
     return sorted({c.needs for c in case.checks if not applicable(c, capabilities)})
 
 
-def odds_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
-    if "odds" not in capabilities:
-        return []
-    return sorted({c.after for c in case.checks if isinstance(c, OddsCheck)})
-
-
-def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
-    if "legal_actions" not in capabilities:
-        return []
-    return sorted({c.after for c in case.checks if isinstance(c, LegalActionsCheck)})
-
-
 RANKING = "ranking"  # the reply gives the adapter's own ranking when asked
 
 
-def ranking_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
-    if RANKING not in capabilities or is_solver(capabilities):
+def wanted(case: Case, capabilities: frozenset[str], member: str) -> list[int]:
+    """The moments at which ``case`` asks an adapter with ``capabilities`` for the reply's
+    ``member`` (``legal_actions``, ``odds``, ``ranking``): those of the checks that ask for it,
+    when the adapter declares the capability of that name."""
+    if member not in capabilities:
         return []
-    return sorted({c.after for c in case.checks if isinstance(c, RankingCheck)})
+    return sorted({c.after for c in case.checks if c.asks == member})
 
 
 def wire_for(case: Case, capabilities: frozenset[str]) -> dict[str, Any]:
     """``case`` as sent to an adapter with ``capabilities``: what it is asked to add to a
     result (legal actions, odds, its own ranking) at which moments."""
-    return case.wire(
-        legal_actions_wanted(case, capabilities),
-        odds_wanted(case, capabilities),
-        ranking_wanted(case, capabilities),
-    )
+    return case.wire(*(wanted(case, capabilities, m) for m in ("legal_actions", "odds", RANKING)))
 
 
 # --------------------------------------------------------------------------------- reply shape
@@ -365,12 +352,14 @@ def reply_kind(reply: Mapping[str, Any]) -> str:
     return "errored" if "errored" in reply else "result"
 
 
-def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
-    """The odds the case asks for are there (their form is the schema's business)."""
-    found = reply.get("odds", {})
-    for moment in odds_wanted(case, capabilities):
+def _check_asked(
+    case: Case, reply: Mapping[str, Any], capabilities: frozenset[str], member: str
+) -> None:
+    """The reply's ``member`` has what the case asks for (its form is the schema's business)."""
+    found = reply.get(member, {})
+    for moment in wanted(case, capabilities, member):
         if str(moment) not in found:
-            raise ProtocolViolation(f"/odds/{moment}: missing, as requested")
+            raise ProtocolViolation(f"/{member}/{moment}: missing, as requested")
 
 
 def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str]) -> None:
@@ -389,7 +378,7 @@ def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str])
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
-    _check_odds_shape(case, reply, capabilities)
+    _check_asked(case, reply, capabilities, "odds")
     if is_solver(capabilities):
         return  # a solver answers the odds only
     if "initial_error" in reply:
@@ -403,14 +392,8 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
                     f'/steps/{number}: missing key "state" after the refusal'
                     f' (the adapter declared "{STATE_AFTER_REFUSAL}")'
                 )
-    found = reply.get("legal_actions", {})
-    for moment in legal_actions_wanted(case, capabilities):
-        if str(moment) not in found:
-            raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
-    ranked = reply.get("ranking", {})
-    for moment in ranking_wanted(case, capabilities):
-        if str(moment) not in ranked:
-            raise ProtocolViolation(f"/ranking/{moment}: missing, as requested")
+    _check_asked(case, reply, capabilities, "legal_actions")
+    _check_asked(case, reply, capabilities, RANKING)
 
 
 # ----------------------------------------------------------------------------------- comparing

@@ -68,7 +68,9 @@ class Problem:
 
 
 # What each kind of check needs of an adapter (``needs``): a capability it must declare, or
-# ENGINE, any game engine (not an odds solver). Its ``label`` names it in a timeline.
+# ENGINE, any game engine (not an odds solver); the member of the reply it asks for at its
+# moment (``asks``) from an adapter that declares the capability of that name. Its ``label``
+# names it in a timeline.
 ENGINE = "engine"
 
 
@@ -79,6 +81,7 @@ class StateCheck:
     index: int
     clause: str | None = None  # the clause the check judges; None: the case's primary clause
     needs: ClassVar[str] = ENGINE
+    asks: ClassVar[str | None] = None
 
     @property
     def label(self) -> str:
@@ -93,6 +96,7 @@ class EventsCheck:
     index: int
     clause: str | None = None
     needs: ClassVar[str] = "events"
+    asks: ClassVar[str | None] = None
 
     @property
     def label(self) -> str:
@@ -109,6 +113,7 @@ class ErrorCheck:
     clause: str | None
     index: int
     needs: ClassVar[str] = ENGINE
+    asks: ClassVar[str | None] = None
 
     @property
     def label(self) -> str:
@@ -127,6 +132,7 @@ class LegalActionsCheck:
     exact: bool = True
     excluded: tuple[Mapping[str, Any], ...] = ()
     needs: ClassVar[str] = "legal_actions"
+    asks: ClassVar[str | None] = "legal_actions"
 
     @property
     def label(self) -> str:
@@ -147,6 +153,7 @@ class OddsCheck:
     index: int
     clause: str | None = None
     needs: ClassVar[str] = "odds"
+    asks: ClassVar[str | None] = "odds"
 
     @property
     def label(self) -> str:
@@ -163,6 +170,7 @@ class RankingCheck:
     index: int
     clause: str | None = None
     needs: ClassVar[str] = ENGINE
+    asks: ClassVar[str | None] = "ranking"  # the adapter's own ranking, besides its track's
 
     @property
     def label(self) -> str:
@@ -178,6 +186,7 @@ class UnchangedCheck:
     index: int
     clause: str | None = None
     needs: ClassVar[str] = "state_after_refusal"
+    asks: ClassVar[str | None] = None
     label: ClassVar[str] = "unchanged by the refusal"
 
 
