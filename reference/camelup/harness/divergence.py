@@ -438,6 +438,7 @@ def first_divergence(
     depth: int | None = DEPTH,
     primary: str | None = None,
     since: int = 0,
+    exact: bool = True,
 ) -> Divergence | None:
     """The first moment (from ``since`` on) where ``reply``, the adapter's result for ``wire``
     (a case's ``ruleset``, ``given`` and ``steps``), differs from ``reference``'s on
@@ -457,7 +458,9 @@ def first_divergence(
     A refusal names the clause it cites when the adapter declared ``error_clauses`` and
     ``known_clause`` knows it. Without ``partnerships`` (an adapter that plays 6-8 players
     without partnership cards) the reference's ``form_partnership`` actions are left out of its
-    legal actions."""
+    legal actions. Without ``exact``, states equal by Python's ``==`` are taken as alike (a
+    boolean for a number is not told apart: right for replies that passed the state schema,
+    which holds no boolean)."""
     facets = facets_of(capabilities) if facets is None else facets
     edition = str(wire["ruleset"].get("edition"))
     order = RACING_ORDER.get(edition, ())
@@ -475,21 +478,21 @@ def first_divergence(
         if moment < since:
             continue
         action = actions[moment - 1] if moment else None
-        where = f"step {moment} ({describe_action(action)})"
         events: list[Any] = want.events or []
-        fallback = _fallback(action) if primary is None else primary
         if want.error is not None:
             error = want.error
             if got.error is None:
+                where = _step_text(moment, action)
                 summary = f"{where} was accepted; the reference refuses it: {error_text(error)}"
-                clause = error.get("clause") or fallback
+                clause = error.get("clause") or _fallback(action, primary)
                 return Divergence(
                     moment, "accepted", "/steps/*/error", clause, (), summary, reply, error=error
                 )
             mine = _error_view(error, with_error_clauses)
             if REFUSALS in facets and not same(mine, _error_view(got.error, with_error_clauses)):
                 summary = (
-                    f"{where} was refused for another reason: expected {error_text(mine)},"
+                    f"{_step_text(moment, action)} was refused for another reason:"
+                    f" expected {error_text(mine)},"
                     f" actual {error_text(got.error)}"
                 )
                 return Divergence(
@@ -499,7 +502,8 @@ def first_divergence(
         if got.error is not None:
             cited = got.error.get("clause")
             known = with_error_clauses and isinstance(cited, str) and known_clause(cited)
-            clause = refusal_clause(cited, known, events, fallback)
+            clause = refusal_clause(cited, known, events, _fallback(action, primary))
+            where = _step_text(moment, action)
             summary = f"{where} was refused: {error_text(got.error)}; the reference accepts it"
             return Divergence(
                 moment,
@@ -512,9 +516,9 @@ def first_divergence(
                 error=got.error,
                 explained=clause != primary,
             )
-        found = _position(wire, moment, theirs, got, events, reply, facets, depth, primary)
+        found = _position(wire, moment, theirs, got, events, reply, facets, depth, primary, exact)
         if found is None and moment and EVENTS in facets:
-            found = _events(moment, events, got.events or [], capabilities, reply, where)
+            found = _events(moment, events, got.events or [], capabilities, reply, action)
         if found is None and RANKING in facets:
             found = _ranking(moment, reference, reply, want.state)
         if found is None and LEGAL_ACTIONS in facets:
@@ -534,6 +538,7 @@ def _position(
     facets: frozenset[str],
     depth: int | None,
     primary: str | None,
+    exact: bool,
 ) -> Divergence | None:
     """The state facet at ``moment`` (not refused on either side)."""
     want_state = theirs[moment].state
@@ -549,7 +554,7 @@ def _position(
         else None
     )
     found: list[tuple[tuple[str, ...], Any, Any]] = []
-    if not _alike(want_state, got.state):
+    if not (_alike(want_state, got.state) if exact else want_state == got.state):
         # Equal states have equal canonical forms: the common case, decided without them.
         edition = str(wire["ruleset"].get("edition"))
         order = RACING_ORDER.get(edition, ())
@@ -571,7 +576,7 @@ def _position(
         actual,
         edition=edition,
         from_setup="setup" in wire["given"],
-        fallback=_fallback(action) if agree or primary is None else primary,
+        fallback=_fallback(action, None if agree else primary),
         events_agree=agree,
     )
     named = [attribution.clause_of(t) for t, _, _ in found]
@@ -677,13 +682,19 @@ def _marshalled(value: Any) -> bytes | None:
         return None
 
 
-def _fallback(action: Mapping[str, Any] | None) -> str:
-    """The clause of what the action itself does (the adapter changed what no reference event
-    touched: a pyramid ticket paid at once, say), or at the given position the racing camels'
-    setup."""
+def _fallback(action: Mapping[str, Any] | None, primary: str | None = None) -> str:
+    """``primary`` (a case's own clause), else the clause of what the action itself does (the
+    adapter changed what no reference event touched: a pyramid ticket paid at once, say), or at
+    the given position the racing camels' setup."""
+    if primary is not None:
+        return primary
     if action is None:
         return "setup.racing-camels"
     return facts().action_clause(action.get("type"))
+
+
+def _step_text(moment: int, action: Mapping[str, Any] | None) -> str:
+    return f"step {moment} ({describe_action(action)})"
 
 
 def _at(document: Any, tokens: Sequence[str]) -> Any:
@@ -709,7 +720,7 @@ def _events(
     theirs: Sequence[Any],
     capabilities: frozenset[str],
     body: Mapping[str, Any],
-    where: str,
+    action: Mapping[str, Any] | None,
 ) -> Divergence | None:
     with_clause = "event_clauses" in capabilities
     for index in range(max(len(ours), len(theirs))):
@@ -717,6 +728,7 @@ def _events(
         other = theirs[index] if index < len(theirs) else None
         if mine is not None and isinstance(other, dict) and _fits(mine, other, with_clause):
             continue
+        where = _step_text(moment, action)
         if mine is None:  # the adapter reports more events than the reference
             clause = str(ours[-1]["clause"]) if ours else "turn.one-action"
             summary = f"{where}: event #{index} ({compact(other)}) is not the reference's"
@@ -811,7 +823,8 @@ def case_divergence(
     case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any], since: int = 0
 ) -> Divergence | None:
     """The runner's first divergence of ``reply`` from the reference's reply to ``case``: the
-    positions (facet ``state``) from ``since`` on, a clause read from nothing being the case's."""
+    positions (facet ``state``) from ``since`` on, a clause read from nothing being the case's;
+    ``reply`` has passed the schema, so ``==`` tells equal states."""
     wire = {"ruleset": case.ruleset, "given": case.given, "steps": case.steps}
     return first_divergence(
         wire,
@@ -822,6 +835,7 @@ def case_divergence(
         depth=None,
         primary=case.primary_clause,
         since=since,
+        exact=False,
     )
 
 

@@ -92,19 +92,20 @@ class Moment:
     reply reports there (after a refusal, with ``state_after_refusal``, perhaps another)."""
 
     state: Any
-    error: Any = None
-    events: Any = None
-    reported: Any = attrs.field(default=attrs.Factory(lambda self: self.state, takes_self=True))
+    error: Any
+    events: Any
+    reported: Any
 
 
 def moments(reply: Mapping[str, Any]) -> list[Moment]:
     """Every moment of a result (a reply with an ``initial_state``; its ``steps`` may be cut
     short): a refused step leaves the position as it was."""
-    found = [Moment(reply["initial_state"])]
+    state = reply["initial_state"]
+    found = [Moment(state, None, None, state)]
     for step in reply.get("steps", ()):
-        if "error" in step:
-            before = found[-1].state
-            found.append(Moment(before, step["error"], None, step.get("state", before)))
+        if "error" in step:  # the position stays as it was
+            found.append(Moment(state, step["error"], None, step.get("state", state)))
         else:
-            found.append(Moment(step["state"], None, step.get("events")))
+            state = step["state"]
+            found.append(Moment(state, None, step.get("events"), state))
     return found
