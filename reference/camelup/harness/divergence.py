@@ -110,10 +110,6 @@ class Divergence:
     event: int | None = attrs.field(default=None, eq=False)
 
     @property
-    def after(self) -> int:
-        return self.moment
-
-    @property
     def refused(self) -> str | None:
         """Who alone refused the step: "adapter", "reference", or None."""
         return {"rejected": "adapter", "accepted": "reference"}.get(self.kind)
@@ -129,7 +125,7 @@ class Divergence:
 
     def mismatch(self, case: Case) -> Mismatch:
         """The divergence as the one failure of its case."""
-        moment = moment_text(case, self.after, after=self.refused is None)
+        moment = moment_text(case, self.moment, after=self.refused is None)
         if self.refused == "adapter":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter refused it"
@@ -161,7 +157,7 @@ class Divergence:
             expected = self.error if self.refused == "reference" else None
             actual = self.error if self.refused == "adapter" else None
         return Mismatch(
-            self.after,
+            self.moment,
             self.clause,
             summary,
             diff,
@@ -250,21 +246,21 @@ def judge(
     reference = reference_reply(case)
     found = case_divergence(case, reply, reference)
     while (
-        found is not None and found.events_only and all(m.after != found.after for m in mismatches)
+        found is not None and found.events_only and all(m.after != found.moment for m in mismatches)
     ):
         # The same position reached by another account of the step: it names the checks that
         # fail there, and fails no case by itself.
-        found = case_divergence(case, reply, reference, found.after + 1)
+        found = case_divergence(case, reply, reference, found.moment + 1)
     if found is None:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS:
         return Judged(tuple(named_by_events(m, found, case) for m in mismatches))
-    kept = [m for m in mismatches if m.after < found.after]
+    kept = [m for m in mismatches if m.after < found.moment]
     later = tuple(
-        c.index for c in case.checks if c.after > found.after and applicable(c, capabilities)
+        c.index for c in case.checks if c.after > found.moment and applicable(c, capabilities)
     )
     own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
-    folded = [m for m in mismatches if m.after == found.after and m.check in own]
+    folded = [m for m in mismatches if m.after == found.moment and m.check in own]
     if found.event is None and (
         not found.explained or any(refines(m.clause, found.clause) for m in folded)
     ):
@@ -272,7 +268,7 @@ def judge(
     mismatch = found.mismatch(case)
     named = [m.clause for m in folded if m.clause != found.clause]
     if named:
-        note = _naming_note(found.after, found.clause, named[0])
+        note = _naming_note(found.moment, found.clause, named[0])
         mismatch = attrs.evolve(mismatch, diff=(*mismatch.diff, note))
     return Judged((*kept, mismatch), found, later)
 
@@ -281,7 +277,7 @@ def named_by_events(mismatch: Mismatch, found: Divergence, case: Case) -> Mismat
     """``mismatch`` named after ``found``, the first divergence, when it fails at that moment
     and the reference's events there explain it (a check names the clause its case is about,
     the events the rule that went otherwise); its diff says which clause the check names."""
-    if mismatch.after != found.after:
+    if mismatch.after != found.moment:
         return mismatch
     clause, explained = found.clause, found.explained
     if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
@@ -289,7 +285,7 @@ def named_by_events(mismatch: Mismatch, found: Divergence, case: Case) -> Mismat
     sibling = found.event is None and refines(mismatch.clause, clause)
     if not explained or mismatch.clause == clause or sibling:
         return mismatch
-    note = _naming_note(found.after, clause, mismatch.clause)
+    note = _naming_note(found.moment, clause, mismatch.clause)
     return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
 
 

@@ -166,7 +166,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     if body is not None:
         found = case_divergence(case, body, reference_reply(case))
         if found is not None:
-            _pictures(case, body, reference_reply(case), found.after, hello.capabilities, say)
+            _pictures(case, body, reference_reply(case), found.moment, hello.capabilities, say)
     return exits.FAILED
 
 
