@@ -546,9 +546,7 @@ def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -
     expected = {"code": check.code} | (
         {"clause": check.clause} if check.clause and with_clause else {}
     )
-    where = "the given position" if check.after == 0 else f"step {check.after}"
-    if check.after >= 1:
-        where += f" ({describe_action(case.steps[check.after - 1].get('action'))})"
+    where = moment_text(case, check.after, after=False) if check.after else "the given position"
     if got is None:
         summary = f"{where} was accepted; expected it to be refused with {error_text(expected)}"
         return Mismatch(check.after, clause, summary, (), check.index, None, expected, None)
@@ -755,7 +753,7 @@ def _compare_unchanged(
     order: Sequence[str],
 ) -> Mismatch | None:
     """A refused step left the state as it was: every leaf of both states, canonicalised."""
-    where = f"step {check.after} ({describe_action(case.steps[check.after - 1].get('action'))})"
+    where = moment_text(case, check.after, after=False)
     if now.error is None:
         summary = f"{where} was accepted; expected it refused and the position unchanged"
         return Mismatch(check.after, case.clause_of(check), summary, (), check.index)
