@@ -437,3 +437,35 @@ def test_a_unit_pushed_back_onto_its_start_turned_over(events_agree: bool, claus
         fallback="move.pyramid.take-ticket", events_agree=events_agree,
     )  # fmt: skip
     assert named.clause_of(("track", "16"))[0] == clause
+
+
+def test_a_reply_is_read_once_a_refused_step_leaving_the_position() -> None:
+    """:func:`camelup.io.replay.moments` is the one reading of a reply: the step after a
+    refusal starts from the position before it, whatever state the reply reports there."""
+    from camelup.io.replay import moments
+
+    reply = {
+        "initial_state": {"a": 0},
+        "steps": [{"error": {"code": "x"}, "state": {"a": 9}}, {"state": {"a": 1}, "events": []}],
+    }
+    found = moments(reply)
+    assert [m.state for m in found] == [{"a": 0}, {"a": 0}, {"a": 1}]
+    assert (found[1].error, found[1].events, found[1].reported) == ({"code": "x"}, None, {"a": 9})
+    assert (found[2].error, found[2].events, found[2].reported) == (None, [], {"a": 1})
+
+
+def test_the_runner_and_the_fuzzer_find_the_same_first_divergence() -> None:
+    """One ``first_divergence``: the runner asks for the positions alone, the fuzzer for every
+    facet; a position bent at step 2 is the divergence for both, at the same member."""
+    case = next(c for c in load_suite().cases if c.id == "turn.order/not-your-turn")
+    wire = case.wire()
+    reference = divergence.reference_reply(case)
+    bent = json.loads(json.dumps(reference))
+    bent["steps"][1]["state"]["players"][0]["money"] += 1
+    runner = divergence.case_divergence(case, bent, reference)
+    fuzzer = divergence.first_divergence(wire, reference, bent, frozenset())
+    assert runner is not None and fuzzer is not None
+    assert (runner.moment, runner.kind, runner.pointers) == (2, "state", ("/players/0/money",))
+    assert (fuzzer.moment, fuzzer.kind, fuzzer.pointers) == (2, "state", ("/players/0/money",))
+    assert fuzzer.field == "/players/*/money"
+    assert divergence.first_divergence(wire, reference, reference, frozenset()) is None

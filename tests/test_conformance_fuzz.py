@@ -22,7 +22,7 @@ import pytest
 
 from camelup.harness import fuzz
 from camelup.harness.adapter import run_case
-from camelup.harness.lockstep import first_divergence, pattern
+from camelup.harness.divergence import first_divergence, pattern
 from camelup.harness.suite import load_suite
 from commands import faux, run_cli
 from test_cli_conventions import on_a_terminal

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from camelup.harness.suite import Case, load_suite
+from camelup.io.replay import initial_state
 from camelup.tools.docs.pages import key_step
 from camelup.tools.docs.site import ENGINE_DISTRIBUTIONS, write_engine
 from camelup.tools.live import case_position, case_steps, sandbox_apply, sandbox_choices
-from camelup.tools.render.replay import initial_state
 from commands import one_line, run_cli
 
 REPO = Path(__file__).resolve().parent.parent

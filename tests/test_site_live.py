@@ -33,10 +33,10 @@ from browser import (
     site_only,
 )
 from camelup.io.codec import to_json
+from camelup.io.replay import initial_state
 from camelup.model.actions import TakePyramidTicket
 from camelup.play.engine import apply, legal_actions
 from camelup.tools.live import case_position
-from camelup.tools.render.replay import initial_state
 from test_live import _case, _case_text
 
 RULINGS = ("RUL-04", "RUL-11", "RUL-19", "RUL-48")  # RUL-48: the whirlwind

@@ -19,20 +19,14 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from camelup.io import schemas
-from camelup.io.codec import (
-    action_from_json,
-    ruleset_from_json,
-    setup_from_json,
-    state_from_json,
-    to_json,
-)
+from camelup.io.codec import to_json
 from camelup.io.jsonio import JSONInputError, parse_json
-from camelup.model.errors import CamelUpError, InvalidSetup
+from camelup.io.replay import frames, initial_state
+from camelup.model.errors import CamelUpError
 from camelup.model.ruleset import Edition, Module, Variant
 from camelup.model.state import State
-from camelup.play.engine import apply, legal_actions
+from camelup.play.engine import legal_actions
 from camelup.rules.ranking import ranking
-from camelup.rules.setup import new_game
 
 PROTOCOL = 1
 CAPABILITIES = (
@@ -101,51 +95,31 @@ def _guarded(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _replay_case(case: Mapping[str, Any]) -> dict[str, Any]:
-    given = case["given"]
-    state: State
     try:
-        if "state" in given:
-            state = state_from_json(given["state"], "/given/state", checked=True)
-        else:
-            ruleset = ruleset_from_json(case["ruleset"], "/ruleset", checked=True)
-            setup = setup_from_json(given["setup"], "/given/setup", checked=True)
-            try:
-                state = new_game(ruleset, setup)
-            except InvalidSetup as error:  # its pointer is into the setup: say where that is
-                error.pointer = "/given/setup" + (error.pointer or "")
-                raise
+        state = initial_state(case["ruleset"], case["given"], checked=True)
     except CamelUpError as error:
         return {"initial_error": _error(error), "steps": [], "legal_actions": {}}
-    initial = to_json(state)
     wanted = set(case["want"]["legal_actions_after"])
     odds_wanted = set(case["want"].get("odds_after", ()))
     ranking_wanted = set(case["want"].get("ranking_after", ()))
     found: dict[str, list[Any]] = {}
     odds: dict[str, Any] = {}
     ranked: dict[str, list[str]] = {}
-    if 0 in wanted:
-        found["0"] = [to_json(a) for a in legal_actions(state)]
-    if 0 in odds_wanted:
-        odds["0"] = _odds(state)
-    if 0 in ranking_wanted:
-        ranked["0"] = [camel.value for camel in ranking(state.track)]
     steps: list[dict[str, Any]] = []
-    for index, step in enumerate(case["steps"], start=1):
-        try:
-            action = action_from_json(step["action"], f"/steps/{index - 1}/action", checked=True)
-            result = apply(state, action)
-        except CamelUpError as error:
-            steps.append({"error": _error(error), "state": to_json(state)})
-        else:
-            state = result.state
-            steps.append({"state": to_json(state), "events": [to_json(e) for e in result.events]})
-        if index in wanted:
-            found[str(index)] = [to_json(a) for a in legal_actions(state)]
-        if index in odds_wanted:
-            odds[str(index)] = _odds(state)
-        if index in ranking_wanted:
-            ranked[str(index)] = [camel.value for camel in ranking(state.track)]
-    reply = {"initial_state": initial, "steps": steps, "legal_actions": found}
+    for frame in frames(state, case["steps"], checked=True):
+        if frame.error is not None:
+            steps.append({"error": _error(frame.error), "state": to_json(frame.state)})
+        elif frame.step:
+            steps.append(
+                {"state": to_json(frame.state), "events": [to_json(e) for e in frame.events]}
+            )
+        if frame.step in wanted:
+            found[str(frame.step)] = [to_json(a) for a in legal_actions(frame.state)]
+        if frame.step in odds_wanted:
+            odds[str(frame.step)] = _odds(frame.state)
+        if frame.step in ranking_wanted:
+            ranked[str(frame.step)] = [camel.value for camel in ranking(frame.state.track)]
+    reply = {"initial_state": to_json(state), "steps": steps, "legal_actions": found}
     if odds_wanted:
         reply["odds"] = odds
     if ranking_wanted:

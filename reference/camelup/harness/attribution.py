@@ -1,7 +1,7 @@
 """Where two states differ, and the rule behind each difference.
 
-Both the runner's first divergence (:mod:`camelup.harness.divergence`, also shown by
-``camelup conformance explain``) and the fuzzer's (:mod:`camelup.harness.lockstep`) compare
+The first divergence (:func:`camelup.harness.divergence.first_divergence`: the runner's,
+also shown by ``camelup conformance explain``, and the fuzzer's on every facet) compares
 an adapter's state with the reference's at one moment, both normalised as the checks
 normalise them (:func:`camelup.harness.compare.normalise`). This module is what they
 share:

@@ -15,11 +15,12 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, assert_never
 
 import attrs
 
 from camelup.harness.suite import (
+    ENGINE,
     Case,
     Check,
     ErrorCheck,
@@ -33,6 +34,7 @@ from camelup.harness.suite import (
 from camelup.harness.unpatched import unpatched
 from camelup.io import schemas
 from camelup.io.jsonio import pointer
+from camelup.io.replay import Moment, moments
 from camelup.io.wire import facts
 from camelup.model.ruleset import RACING_CAMELS
 
@@ -301,70 +303,38 @@ def is_solver(capabilities: frozenset[str]) -> bool:
 
 
 def applicable(check: Check, capabilities: frozenset[str]) -> bool:
-    """Whether ``check`` can be judged against an adapter with ``capabilities``. An adapter
-    declaring ``odds`` alone is a solver, not a game engine: it gets the odds checks only."""
-    if isinstance(check, OddsCheck):
+    """Whether ``check`` can be judged against an adapter with ``capabilities`` (what the check
+    ``needs``). An adapter declaring ``odds`` alone is a solver, not a game engine: it gets the
+    odds checks only."""
+    if check.needs == "odds":
         return "odds" in capabilities
-    if is_solver(capabilities):
-        return False
-    if isinstance(check, EventsCheck):
-        return "events" in capabilities
-    if isinstance(check, LegalActionsCheck):
-        return "legal_actions" in capabilities
-    if isinstance(check, UnchangedCheck):
-        return STATE_AFTER_REFUSAL in capabilities
-    return True
+    return not is_solver(capabilities) and (check.needs == ENGINE or check.needs in capabilities)
 
 
 STATE_AFTER_REFUSAL = "state_after_refusal"  # a refused step's entry holds the state after it
 
 
-def _needs(check: Check) -> str:
-    if isinstance(check, OddsCheck):
-        return "odds"
-    if isinstance(check, EventsCheck):
-        return "events"
-    if isinstance(check, LegalActionsCheck):
-        return "legal_actions"
-    if isinstance(check, UnchangedCheck):
-        return STATE_AFTER_REFUSAL
-    return "engine"  # a state, error or ranking check, which an odds-only solver cannot answer
-
-
 def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:
     """Capabilities that checks of ``case`` need and the adapter lacks."""
-    return sorted({_needs(c) for c in case.checks if not applicable(c, capabilities)})
-
-
-def odds_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
-    if "odds" not in capabilities:
-        return []
-    return sorted({c.after for c in case.checks if isinstance(c, OddsCheck)})
-
-
-def legal_actions_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
-    if "legal_actions" not in capabilities:
-        return []
-    return sorted({c.after for c in case.checks if isinstance(c, LegalActionsCheck)})
+    return sorted({c.needs for c in case.checks if not applicable(c, capabilities)})
 
 
 RANKING = "ranking"  # the reply gives the adapter's own ranking when asked
 
 
-def ranking_wanted(case: Case, capabilities: frozenset[str]) -> list[int]:
-    if RANKING not in capabilities or is_solver(capabilities):
+def wanted(case: Case, capabilities: frozenset[str], member: str) -> list[int]:
+    """The moments at which ``case`` asks an adapter with ``capabilities`` for the reply's
+    ``member`` (``legal_actions``, ``odds``, ``ranking``): those of the checks that ask for it,
+    when the adapter declares the capability of that name."""
+    if member not in capabilities:
         return []
-    return sorted({c.after for c in case.checks if isinstance(c, RankingCheck)})
+    return sorted({c.after for c in case.checks if c.asks == member})
 
 
 def wire_for(case: Case, capabilities: frozenset[str]) -> dict[str, Any]:
     """``case`` as sent to an adapter with ``capabilities``: what it is asked to add to a
     result (legal actions, odds, its own ranking) at which moments."""
-    return case.wire(
-        legal_actions_wanted(case, capabilities),
-        odds_wanted(case, capabilities),
-        ranking_wanted(case, capabilities),
-    )
+    return case.wire(*(wanted(case, capabilities, m) for m in ("legal_actions", "odds", RANKING)))
 
 
 # --------------------------------------------------------------------------------- reply shape
@@ -382,12 +352,14 @@ def reply_kind(reply: Mapping[str, Any]) -> str:
     return "errored" if "errored" in reply else "result"
 
 
-def _check_odds_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
-    """The odds the case asks for are there (their form is the schema's business)."""
-    found = reply.get("odds", {})
-    for moment in odds_wanted(case, capabilities):
+def _check_asked(
+    case: Case, reply: Mapping[str, Any], capabilities: frozenset[str], member: str
+) -> None:
+    """The reply's ``member`` has what the case asks for (its form is the schema's business)."""
+    found = reply.get(member, {})
+    for moment in wanted(case, capabilities, member):
         if str(moment) not in found:
-            raise ProtocolViolation(f"/odds/{moment}: missing, as requested")
+            raise ProtocolViolation(f"/{member}/{moment}: missing, as requested")
 
 
 def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str]) -> None:
@@ -406,7 +378,7 @@ def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str])
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
-    _check_odds_shape(case, reply, capabilities)
+    _check_asked(case, reply, capabilities, "odds")
     if is_solver(capabilities):
         return  # a solver answers the odds only
     if "initial_error" in reply:
@@ -420,14 +392,8 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
                     f'/steps/{number}: missing key "state" after the refusal'
                     f' (the adapter declared "{STATE_AFTER_REFUSAL}")'
                 )
-    found = reply.get("legal_actions", {})
-    for moment in legal_actions_wanted(case, capabilities):
-        if str(moment) not in found:
-            raise ProtocolViolation(f"/legal_actions/{moment}: missing, as requested")
-    ranked = reply.get("ranking", {})
-    for moment in ranking_wanted(case, capabilities):
-        if str(moment) not in ranked:
-            raise ProtocolViolation(f"/ranking/{moment}: missing, as requested")
+    _check_asked(case, reply, capabilities, "legal_actions")
+    _check_asked(case, reply, capabilities, RANKING)
 
 
 # ----------------------------------------------------------------------------------- comparing
@@ -463,62 +429,54 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
             for c in expected
             if (m := _compare_error(case, c, refused, clause_of_errors)) is not None
         ]
-    raw_steps: list[Mapping[str, Any]] = reply["steps"]
-    positions: list[Any] = [reply["initial_state"]]
-    errors: list[Any] = [None]
-    for step in raw_steps:
-        errors.append(step.get("error"))
-        # The next step starts from the position before a refusal, whatever the adapter says
-        # its state became (an unchanged check judges that).
-        positions.append(positions[-1] if "error" in step else step["state"])
+    # The next step starts from the position before a refusal, whatever the adapter says its
+    # state became (an unchanged check judges that).
+    at = moments(reply)
     mismatches: list[Mismatch] = []
     expected_errors = {c.after for c in checks if isinstance(c, ErrorCheck)}
-    for moment in range(1, len(positions)):
-        if errors[moment] is not None and moment not in expected_errors:
+    for moment, now in enumerate(at[1:], start=1):
+        if now.error is not None and moment not in expected_errors:
             action = describe_action(case.steps[moment - 1].get("action"))
             mismatches.append(
                 Mismatch(
                     moment,
                     case.primary_clause,
-                    f"step {moment} ({action}) was rejected: {error_text(errors[moment])}",
-                    error_message(errors[moment]),
+                    f"step {moment} ({action}) was rejected: {error_text(now.error)}",
+                    error_message(now.error),
                 )
             )
     for check in checks:
-        if isinstance(check, StateCheck):
-            mismatches.extend(_compare_state(case, check, positions[check.after], order))
-        elif isinstance(check, ErrorCheck):
-            found = _compare_error(case, check, errors[check.after], clause_of_errors)
-            if found is not None:
-                mismatches.append(found)
-        elif isinstance(check, EventsCheck):
-            if errors[check.after] is None:
-                found = _compare_events(
-                    case,
-                    check,
-                    raw_steps[check.after - 1].get("events", []),
-                    "event_clauses" in capabilities,
+        now = at[check.after]
+        found: Sequence[Mismatch | None]
+        match check:  # every kind of check, or mypy says which is left out
+            case StateCheck():
+                found = _compare_state(case, check, now.state, order)
+            case ErrorCheck():
+                found = [_compare_error(case, check, now.error, clause_of_errors)]
+            case EventsCheck():
+                with_clauses = "event_clauses" in capabilities
+                found = (
+                    []
+                    if now.error is not None
+                    else [_compare_events(case, check, now.events or [], with_clauses)]
                 )
-                if found is not None:
-                    mismatches.append(found)
-        elif isinstance(check, OddsCheck):
-            found = _compare_odds(case, check, reply["odds"], partial)
-            if found is not None:
-                mismatches.append(found)
-        elif isinstance(check, RankingCheck):
-            own = (
-                reply.get("ranking", {}).get(str(check.after)) if RANKING in capabilities else None
-            )
-            mismatches.extend(_compare_ranking(case, check, positions[check.after], own))
-        elif isinstance(check, UnchangedCheck):
-            after = raw_steps[check.after - 1]
-            found = _compare_unchanged(case, check, positions[check.after - 1], after, order)
-            if found is not None:
-                mismatches.append(found)
-        else:
-            found = _compare_legal(case, check, reply["legal_actions"][str(check.after)], order)
-            if found is not None:
-                mismatches.append(found)
+            case OddsCheck():
+                found = [_compare_odds(case, check, reply["odds"], partial)]
+            case RankingCheck():
+                own = (
+                    reply.get("ranking", {}).get(str(check.after))
+                    if RANKING in capabilities
+                    else None
+                )
+                found = _compare_ranking(case, check, now.state, own)
+            case UnchangedCheck():
+                found = [_compare_unchanged(case, check, at[check.after - 1].state, now, order)]
+            case LegalActionsCheck():
+                listed = reply["legal_actions"][str(check.after)]
+                found = [_compare_legal(case, check, listed, order)]
+            case _:
+                assert_never(check)
+        mismatches.extend(m for m in found if m is not None)
     mismatches.sort(key=lambda m: (m.after, -1 if m.check is None else m.check))
     return mismatches
 
@@ -559,7 +517,7 @@ def _compare_state(
             if same(want, got):
                 continue
         what = "is missing" if got is _MISSING else "differs"
-        summary = f"{_moment(case, check.after)}: {where or '/'} {what}"
+        summary = f"{moment_text(case, check.after)}: {where or '/'} {what}"
         found.append(
             Mismatch(
                 check.after,
@@ -575,10 +533,12 @@ def _compare_state(
     return found
 
 
-def _moment(case: Case, after: int) -> str:
-    if after == 0:
+def moment_text(case: Case, moment: int, after: bool = True) -> str:
+    """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
+    if moment == 0:
         return "given position"
-    return f"after step {after} ({describe_action(case.steps[after - 1].get('action'))})"
+    action = describe_action(case.steps[moment - 1].get("action"))
+    return f"{'after step' if after else 'step'} {moment} ({action})"
 
 
 def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -> Mismatch | None:
@@ -586,9 +546,7 @@ def _compare_error(case: Case, check: ErrorCheck, got: Any, with_clause: bool) -
     expected = {"code": check.code} | (
         {"clause": check.clause} if check.clause and with_clause else {}
     )
-    where = "the given position" if check.after == 0 else f"step {check.after}"
-    if check.after >= 1:
-        where += f" ({describe_action(case.steps[check.after - 1].get('action'))})"
+    where = moment_text(case, check.after, after=False) if check.after else "the given position"
     if got is None:
         summary = f"{where} was accepted; expected it to be refused with {error_text(expected)}"
         return Mismatch(check.after, clause, summary, (), check.index, None, expected, None)
@@ -642,7 +600,7 @@ def _compare_events(
         ):
             clause = expected[first]["clause"]
         summary = (
-            f"{_moment(case, check.after)}: events differ from event #{first}"
+            f"{moment_text(case, check.after)}: events differ from event #{first}"
             f" ({len(expected)} expected, {len(actual)} reported)"
         )
         left = [compact(w) for w in expected]
@@ -673,7 +631,7 @@ def _compare_events(
             if check.clause is None and isinstance(want.get("clause"), str):
                 clause = want["clause"]
             summary = (
-                f"{_moment(case, check.after)}: expected event #{number} ({want.get('type')})"
+                f"{moment_text(case, check.after)}: expected event #{number} ({want.get('type')})"
                 " not found in order among the events"
             )
             diff = (
@@ -704,7 +662,7 @@ def _compare_legal(
     extra = sorted(describe_action(got[k]) for k in extra_keys)
     what = "legal actions differ" if check.exact else "legal actions break the stated part"
     summary = (
-        f"{_moment(case, check.after)}: {what}"
+        f"{moment_text(case, check.after)}: {what}"
         f" ({len(missing)} missing, {len(extra)} {'unexpected' if check.exact else 'excluded'})"
     )
     diff = [*(f"- {a}" for a in missing[:10])]
@@ -761,7 +719,7 @@ def _compare_ranking(
         if got == want:
             continue
         place = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g), 0)
-        summary = f"{_moment(case, check.after)}: {what} wrong from place {place + 1}"
+        summary = f"{moment_text(case, check.after)}: {what} wrong from place {place + 1}"
         diff = (f"expected: {' > '.join(want)}", f"actual:   {' > '.join(map(str, got))}")
         found.append(
             Mismatch(
@@ -791,16 +749,16 @@ def _compare_unchanged(
     case: Case,
     check: UnchangedCheck,
     before: Any,
-    step: Mapping[str, Any],
+    now: Moment,
     order: Sequence[str],
 ) -> Mismatch | None:
     """A refused step left the state as it was: every leaf of both states, canonicalised."""
-    where = f"step {check.after} ({describe_action(case.steps[check.after - 1].get('action'))})"
-    if "error" not in step:
+    where = moment_text(case, check.after, after=False)
+    if now.error is None:
         summary = f"{where} was accepted; expected it refused and the position unchanged"
         return Mismatch(check.after, case.clause_of(check), summary, (), check.index)
     old = _leaves(normalise(before, (), order))
-    new = _leaves(normalise(step["state"], (), order))
+    new = _leaves(normalise(now.reported, (), order))
     changed = sorted(
         (
             p
@@ -902,7 +860,9 @@ def _compare_odds(
         return None
     if not_given:
         diff.append(f"not given, so not compared: {', '.join(not_given)}")
-    summary = f"{_moment(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    summary = (
+        f"{moment_text(case, check.after)}: odds differ ({len(diff) - bool(not_given)} figure(s))"
+    )
     return Mismatch(
         check.after, case.clause_of(check), summary, tuple(diff), check.index, None, check.odds, got
     )

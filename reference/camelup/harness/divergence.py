@@ -20,6 +20,21 @@ it is folded into it, and every check after it is **not compared** ("after diver
 k"). The divergence fails the case even where no check looks: a state that differs from the
 reference's is wrong.
 
+The fuzzer (:mod:`camelup.harness.fuzz`) asks the same :func:`first_divergence` for every facet
+the adapter's capabilities allow: besides the positions, the refusals (a given position either
+side refuses; the codes, and clauses with ``error_clauses``, of a step both refuse), the events
+(each reference event on its keys, the clause too with ``event_clauses``), the adapter's own
+ranking and the legal actions. Its divergences are grouped by **field**: the first differing
+state pointer with array indices and track spaces written ``*`` (``/players/*/money``,
+``/track/*``), or, when no state differs, a pointer into the reply (``/steps/*/events``,
+``/ranking/*``, ``/legal_actions/*``, ``/steps/*/error``, ``/initial_error``, ``/errored``).
+An events difference is named after the first reference event the adapter reports otherwise; a
+ranking difference after the ranking rule that orders the first differing pair (``rank.stack``
+on one space, ``rank.space`` across spaces, ``rank.crossed-finish`` past the line,
+``rank.ignore-crazy`` for a crazy camel ranked); a legal-actions difference after the
+reference's refusal of the first action the adapter wrongly lists, else the clause of the kind
+of action it wrongly leaves out.
+
 The reference's replies are cached per case (the trajectory is deterministic) and are computed
 with any mutant's patch lifted (:func:`camelup.harness.mutants.lifted`): under
 ``camelup conformance mutants`` the engine in this process is the mutant, and a reference
@@ -28,7 +43,8 @@ computed with it would agree with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import marshal
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -41,6 +57,7 @@ from camelup.harness.attribution import (
     refusal_clause,
 )
 from camelup.harness.compare import (
+    RACING_ORDER,
     SOLVER,
     Mismatch,
     applicable,
@@ -50,13 +67,16 @@ from camelup.harness.compare import (
     describe_action,
     error_message,
     error_text,
+    moment_text,
     normalise,
     ranking_of,
+    same,
 )
 from camelup.harness.event_cause import first_event_cause, ranking_order_clause
 from camelup.harness.suite import Case, LegalActionsCheck, RankingCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
+from camelup.io.replay import Moment, moments
 from camelup.io.wire import facts
 
 MIN_STEPS = 2  # a case of fewer steps has nothing after its one step to silence
@@ -65,28 +85,47 @@ CACHE_SIZE = 4096
 
 
 @attrs.frozen
-class FirstDivergence:
-    """Where the adapter first leaves the reference: the moment (0: the given position), the
-    differing members (deepest first found, in the reference's key order) with the clause of
-    each, and, for a refusal on one side only, the refusal."""
+class Divergence:
+    """Where the adapter first leaves the reference: the moment (0: the given position), what
+    differs there (its ``kind`` and ``field``, as the fuzzer groups them), the clause of the rule
+    that went otherwise, the differing members (deepest first found, in the reference's key
+    order) with the clause of each, and, for a step one side alone refused, the refusal."""
 
-    after: int
+    moment: int
+    kind: str  # state, events, ranking, legal_actions, error, rejected, accepted, refused, errored
+    field: str  # what differs, as grouped: /players/*/money, /steps/*/events, ...
     clause: str
     pointers: tuple[str, ...] = ()
-    clauses: tuple[str, ...] = ()  # one per pointer
-    expected: tuple[Any, ...] = ()  # the reference's value at each pointer
-    actual: tuple[Any, ...] = ()  # the adapter's (a member one side lacks is MISSING there)
-    refused: str | None = None  # "adapter" or "reference": who refused the step alone
-    error: Mapping[str, Any] | None = None  # that refusal's error
-    explained: bool = True  # the clause is read from the reference's events (or a refusal's)
-    explained_at: tuple[bool, ...] = ()  # per pointer: its clause is read from an event
+    summary: str = ""  # one line, as the fuzzer reports it
+    body: Mapping[str, Any] | None = attrs.field(default=None, eq=False, repr=False)
+    clauses: tuple[str, ...] = attrs.field(default=(), eq=False)  # one per pointer
+    expected: tuple[Any, ...] = attrs.field(default=(), eq=False)  # the reference's values
+    actual: tuple[Any, ...] = attrs.field(default=(), eq=False)  # (MISSING: that side lacks it)
+    error: Mapping[str, Any] | None = attrs.field(default=None, eq=False)  # a one-side refusal
+    # The clause is read from the reference's events (or a refusal's), per pointer too.
+    explained: bool = attrs.field(default=True, eq=False)
+    explained_at: tuple[bool, ...] = attrs.field(default=(), eq=False)
     # The first of the step's events the adapter reports otherwise (their number when it
     # reports them all alike, and the position departs from them): the clause is read from it.
-    event: int | None = None
+    event: int | None = attrs.field(default=None, eq=False)
+
+    @property
+    def refused(self) -> str | None:
+        """Who alone refused the step: "adapter", "reference", or None."""
+        return {"rejected": "adapter", "accepted": "reference"}.get(self.kind)
+
+    @property
+    def signature(self) -> tuple[str, str, str]:
+        """What a smaller case must still show to stand for the same disagreement."""
+        return (self.kind, self.field, self.clause)
+
+    @property
+    def group(self) -> tuple[str, str]:
+        return (self.field, self.clause)
 
     def mismatch(self, case: Case) -> Mismatch:
         """The divergence as the one failure of its case."""
-        moment = _moment(case, self.after, after=self.refused is None)
+        moment = moment_text(case, self.moment, after=self.refused is None)
         if self.refused == "adapter":
             summary = (
                 f"{moment}: first divergence from the reference: the adapter refused it"
@@ -118,7 +157,7 @@ class FirstDivergence:
             expected = self.error if self.refused == "reference" else None
             actual = self.error if self.refused == "adapter" else None
         return Mismatch(
-            self.after,
+            self.moment,
             self.clause,
             summary,
             diff,
@@ -178,7 +217,7 @@ class Judged:
     checks after it, not compared."""
 
     mismatches: tuple[Mismatch, ...]
-    divergence: FirstDivergence | None = None
+    divergence: Divergence | None = None
     not_compared: tuple[int, ...] = ()  # indices into the case's expect array
 
 
@@ -205,23 +244,23 @@ def judge(
     if len(case.steps) < MIN_STEPS and not mismatches:
         return Judged(())  # nothing to name, nothing to silence
     reference = reference_reply(case)
-    found = first_divergence(case, reply, reference)
+    found = case_divergence(case, reply, reference)
     while (
-        found is not None and found.events_only and all(m.after != found.after for m in mismatches)
+        found is not None and found.events_only and all(m.after != found.moment for m in mismatches)
     ):
         # The same position reached by another account of the step: it names the checks that
         # fail there, and fails no case by itself.
-        found = first_divergence(case, reply, reference, found.after + 1)
+        found = case_divergence(case, reply, reference, found.moment + 1)
     if found is None:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS:
         return Judged(tuple(named_by_events(m, found, case) for m in mismatches))
-    kept = [m for m in mismatches if m.after < found.after]
+    kept = [m for m in mismatches if m.after < found.moment]
     later = tuple(
-        c.index for c in case.checks if c.after > found.after and applicable(c, capabilities)
+        c.index for c in case.checks if c.after > found.moment and applicable(c, capabilities)
     )
     own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
-    folded = [m for m in mismatches if m.after == found.after and m.check in own]
+    folded = [m for m in mismatches if m.after == found.moment and m.check in own]
     if found.event is None and (
         not found.explained or any(refines(m.clause, found.clause) for m in folded)
     ):
@@ -229,16 +268,16 @@ def judge(
     mismatch = found.mismatch(case)
     named = [m.clause for m in folded if m.clause != found.clause]
     if named:
-        note = _naming_note(found.after, found.clause, named[0])
+        note = _naming_note(found.moment, found.clause, named[0])
         mismatch = attrs.evolve(mismatch, diff=(*mismatch.diff, note))
     return Judged((*kept, mismatch), found, later)
 
 
-def named_by_events(mismatch: Mismatch, found: FirstDivergence, case: Case) -> Mismatch:
+def named_by_events(mismatch: Mismatch, found: Divergence, case: Case) -> Mismatch:
     """``mismatch`` named after ``found``, the first divergence, when it fails at that moment
     and the reference's events there explain it (a check names the clause its case is about,
     the events the rule that went otherwise); its diff says which clause the check names."""
-    if mismatch.after != found.after:
+    if mismatch.after != found.moment:
         return mismatch
     clause, explained = found.clause, found.explained
     if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
@@ -246,7 +285,7 @@ def named_by_events(mismatch: Mismatch, found: FirstDivergence, case: Case) -> M
     sibling = found.event is None and refines(mismatch.clause, clause)
     if not explained or mismatch.clause == clause or sibling:
         return mismatch
-    note = _naming_note(found.after, clause, mismatch.clause)
+    note = _naming_note(found.moment, clause, mismatch.clause)
     return attrs.evolve(mismatch, clause=clause, diff=(*mismatch.diff, note))
 
 
@@ -288,8 +327,11 @@ def named_by_ranking(case: Case, reply: Mapping[str, Any], mismatch: Mismatch) -
     check = next((c for c in case.checks if c.index == mismatch.check), None)
     if not isinstance(check, RankingCheck) or not isinstance(mismatch.actual, list):
         return mismatch
-    states = positions(reply) if "steps" in reply else []
-    if len(states) <= mismatch.after or ranking_of(states[mismatch.after][0]) != mismatch.expected:
+    states = moments(reply) if "steps" in reply else []
+    if (
+        len(states) <= mismatch.after
+        or ranking_of(states[mismatch.after].state) != mismatch.expected
+    ):
         return mismatch
     position = _reference_position(case, mismatch.after)
     clause = ranking_order_clause(position, mismatch.expected, mismatch.actual)
@@ -308,7 +350,7 @@ def _reference_position(case: Case, moment: int) -> Any:
     reference = reference_reply(case)
     if "initial_error" in reference or "steps" not in reference:
         return None
-    return positions(reference)[moment][0]
+    return moments(reference)[moment].state
 
 
 def refines(check_clause: str, event_clause: str) -> bool:
@@ -330,7 +372,7 @@ def _naming_note(moment: int, clause: str, check_clause: str) -> str:
     )
 
 
-def with_checks_clauses(found: FirstDivergence, folded: Sequence[Mismatch]) -> FirstDivergence:
+def with_checks_clauses(found: Divergence, folded: Sequence[Mismatch]) -> Divergence:
     """``found`` naming the clauses that the case's checks failing at its moment (folded into
     it) name for themselves: the case's word on what decides a member outranks what the
     reference's events suggest (a check that names none stands for the case's main subject,
@@ -351,93 +393,234 @@ def with_checks_clauses(found: FirstDivergence, folded: Sequence[Mismatch]) -> F
 # ------------------------------------------------------------------------ finding the divergence
 
 
+STATE, REFUSALS, EVENTS, RANKING, LEGAL_ACTIONS = (
+    "state",
+    "refusals",
+    "events",
+    "ranking",
+    "legal_actions",
+)
+RUNNER = frozenset({STATE})  # the runner's divergence: the positions, a step one side refuses
+DEPTH = 3  # how far down the fuzzer locates a state difference: /players/1/money, /track/5
+# What the runner reads of a refusal: the clause it cites, when the spec knows it (the error
+# checks judge whether it should cite one).
+CITED = frozenset({"error_clauses"})
+
+
+def facets_of(capabilities: frozenset[str]) -> frozenset[str]:
+    """Everything an adapter with ``capabilities`` can be compared on (the fuzzer's facets)."""
+    return frozenset({STATE, REFUSALS}) | (capabilities & {EVENTS, RANKING, LEGAL_ACTIONS})
+
+
+def pattern(pointer_text: str) -> str:
+    """``/players/1/money`` as ``/players/*/money``, ``/track/5`` as ``/track/*``."""
+    tokens = pointer_text.split("/")[1:]
+    return "".join("/" + ("*" if t.lstrip("-").isdigit() else t) for t in tokens)
+
+
+def _known(clause: str) -> bool:
+    return cited_clause({"clause": clause}) is not None
+
+
 def first_divergence(
-    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any], since: int = 0
-) -> FirstDivergence | None:
-    """The first moment (from ``since`` on) where ``reply`` and the reference's reply to
-    ``case`` differ (both results of the protocol), or None when they agree at every moment
-    or either refused the given position."""
-    if "initial_error" in reply or "initial_error" in reference or "steps" not in reference:
+    wire: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    reply: Mapping[str, Any],
+    capabilities: frozenset[str],
+    known_clause: Callable[[str], bool] = _known,
+    *,
+    partnerships: bool = True,
+    facets: frozenset[str] | None = None,
+    depth: int | None = DEPTH,
+    primary: str | None = None,
+    since: int = 0,
+    exact: bool = True,
+) -> Divergence | None:
+    """The first moment (from ``since`` on) where ``reply``, the adapter's result for ``wire``
+    (a case's ``ruleset``, ``given`` and ``steps``), differs from ``reference``'s on
+    ``facets``, or None when they agree on everything compared.
+
+    The facets (default: :func:`facets_of` the capabilities, as the fuzzer compares) are:
+    ``state``, the position at every moment, and a step one side alone refuses (the runner
+    asks for this one only: :data:`RUNNER`); ``refusals``, a given position either side refuses
+    and the codes (the clauses too with ``error_clauses``) of a step both refuse; ``events``,
+    each reference event on its keys (the clause too with ``event_clauses``); ``ranking`` and
+    ``legal_actions``, at each moment. When the events are no facet of their own, the events the
+    adapter reports name a state difference (their first departure from the reference's is the
+    rule that went otherwise), and a step whose events alone differ is a divergence too.
+
+    A state difference lists every differing member at most ``depth`` levels down; a clause
+    read from nothing of the step is ``primary`` (a case's own), else the clause of the action.
+    A refusal names the clause it cites when the adapter declared ``error_clauses`` and
+    ``known_clause`` knows it. Without ``partnerships`` (an adapter that plays 6-8 players
+    without partnership cards) the reference's ``form_partnership`` actions are left out of its
+    legal actions. Without ``exact``, states equal by Python's ``==`` are taken as alike (a
+    boolean for a number is not told apart: right for replies that passed the state schema,
+    which holds no boolean)."""
+    facets = facets_of(capabilities) if facets is None else facets
+    edition = str(wire["ruleset"].get("edition"))
+    order = RACING_ORDER.get(edition, ())
+    actions = [step["action"] for step in wire["steps"]]
+    with_error_clauses = "error_clauses" in capabilities
+    ours_refused, theirs_refused = reference.get("initial_error"), reply.get("initial_error")
+    if ours_refused is not None or theirs_refused is not None:
+        if REFUSALS not in facets:
+            return None
+        return _initial(ours_refused, theirs_refused, with_error_clauses, reply, known_clause)
+    if "steps" not in reference:
         return None
-    order = camel_order(case)
-    mine, theirs = positions(reply), positions(reference)
-    for moment, (got, want) in enumerate(zip(mine, theirs, strict=False)):
+    theirs = moments(reference)
+    for moment, (got, want) in enumerate(zip(moments(reply), theirs, strict=False)):
         if moment < since:
             continue
-        got_state, got_error = got
-        want_state, want_error = want
-        if got_error is not None and want_error is not None:
-            continue  # both refused: the positions are unchanged, the codes are the checks'
-        if got_error is not None:
-            events = reference["steps"][moment - 1].get("events", [])
-            clause = _refusal_clause(got_error, events, case)
-            explained = clause != case.primary_clause
-            return FirstDivergence(
-                moment, clause, refused="adapter", error=got_error, explained=explained
+        action = actions[moment - 1] if moment else None
+        events: list[Any] = want.events or []
+        if want.error is not None:
+            error = want.error
+            if got.error is None:
+                where = _step_text(moment, action)
+                summary = f"{where} was accepted; the reference refuses it: {error_text(error)}"
+                clause = error.get("clause") or _fallback(action, primary)
+                return Divergence(
+                    moment, "accepted", "/steps/*/error", clause, (), summary, reply, error=error
+                )
+            mine = _error_view(error, with_error_clauses)
+            if REFUSALS in facets and not same(mine, _error_view(got.error, with_error_clauses)):
+                summary = (
+                    f"{_step_text(moment, action)} was refused for another reason:"
+                    f" expected {error_text(mine)},"
+                    f" actual {error_text(got.error)}"
+                )
+                return Divergence(
+                    moment, "error", "/steps/*/error", error["clause"], (), summary, reply
+                )
+            continue  # refused alike: both positions stay as they were
+        if got.error is not None:
+            cited = got.error.get("clause")
+            known = with_error_clauses and isinstance(cited, str) and known_clause(cited)
+            clause = refusal_clause(cited, known, events, _fallback(action, primary))
+            where = _step_text(moment, action)
+            summary = f"{where} was refused: {error_text(got.error)}; the reference accepts it"
+            return Divergence(
+                moment,
+                "rejected",
+                "/steps/*/error",
+                clause,
+                (),
+                summary,
+                reply,
+                error=got.error,
+                explained=clause != primary,
             )
-        if want_error is not None:
-            clause = want_error.get("clause") or case.primary_clause
-            return FirstDivergence(moment, clause, refused="reference", error=want_error)
-        before = theirs[moment - 1][0] if moment else None
-        events = reference["steps"][moment - 1].get("events", []) if moment else []
-        reported = reply["steps"][moment - 1].get("events") if moment else None
-        # The adapter's own account of the step (capability events): its first departure from
-        # the reference's is the rule that went otherwise, whatever member it then shows in,
-        # and a divergence even when the position comes out the same.
-        cause = (
-            first_event_cause(events, reported, before, want_state)
-            if isinstance(reported, list)
-            else None
-        )
-        found: list[tuple[tuple[str, ...], Any, Any]] = []
-        if got_state is not want_state and got_state != want_state:  # else: no normalising
-            want_norm = normalise(want_state, (), order)
-            got_norm = normalise(got_state, (), order)
-            found = list(differences(want_norm, got_norm))
-        if cause is not None:
-            return _diverged(found, moment, cause.clause, cause.index)
-        if not found:
-            continue
-        # Events reported alike, a position otherwise: the adapter departs from its own account
-        # of the step, in what the action does beside the events (a coin paid at once, say).
-        agree = isinstance(reported, list)
-        action = case.steps[moment - 1].get("action", {}) if moment else {}
-        attribution = Attribution(
-            moment,
-            events,
-            before,
-            want_norm,
-            got_norm,
-            edition=case.edition,
-            from_setup="setup" in case.given,
-            fallback=facts().action_clause(action.get("type")) if agree else case.primary_clause,
-            events_agree=agree,
-        )
-        named = [attribution.clause_of(t) for t, _, _ in found]
-        if agree:
-            return _diverged(found, moment, attribution.best(named), len(events))
-        return FirstDivergence(
-            moment,
-            attribution.best(named),
-            tuple(pointer(*t) for t, _, _ in found),
-            tuple(clause for clause, _ in named),
-            tuple(w for _, w, _ in found),
-            tuple(g for _, _, g in found),
-            explained=attribution.explained(named),
-            explained_at=tuple(attribution.explained([n]) for n in named),
-        )
+        found = _position(wire, moment, theirs, got, events, reply, facets, depth, primary, exact)
+        if found is None and moment and EVENTS in facets:
+            found = _events(moment, events, got.events or [], capabilities, reply, action)
+        if found is None and RANKING in facets:
+            found = _ranking(moment, reference, reply, want.state)
+        if found is None and LEGAL_ACTIONS in facets:
+            found = _legal(moment, reference, reply, order, actions, partnerships)
+        if found is not None:
+            return found
     return None
 
 
+def _position(
+    wire: Mapping[str, Any],
+    moment: int,
+    theirs: Sequence[Moment],
+    got: Moment,
+    events: Sequence[Mapping[str, Any]],
+    reply: Mapping[str, Any],
+    facets: frozenset[str],
+    depth: int | None,
+    primary: str | None,
+    exact: bool,
+) -> Divergence | None:
+    """The state facet at ``moment`` (not refused on either side)."""
+    want_state = theirs[moment].state
+    before = theirs[moment - 1].state if moment else None
+    action = wire["steps"][moment - 1]["action"] if moment else None
+    # The adapter's own account of the step, when the events are no facet of their own: its
+    # first departure from the reference's is the rule that went otherwise, whatever member it
+    # then shows in, and a divergence even when the position comes out the same.
+    reported = got.events if moment and EVENTS not in facets else None
+    cause = (
+        first_event_cause(events, reported, before, want_state)
+        if isinstance(reported, list)
+        else None
+    )
+    found: list[tuple[tuple[str, ...], Any, Any]] = []
+    if not (_alike(want_state, got.state) if exact else want_state == got.state):
+        # Equal states have equal canonical forms: the common case, decided without them.
+        edition = str(wire["ruleset"].get("edition"))
+        order = RACING_ORDER.get(edition, ())
+        expected = normalise(want_state, (), order)
+        actual = normalise(got.state, (), order)
+        found = list(differences(expected, actual, depth))
+    if cause is not None:
+        return _diverged(found, moment, cause.clause, cause.index, reply)
+    if not found:
+        return None
+    # Events reported alike, a position otherwise: the adapter departs from its own account of
+    # the step, in what the action does beside the events (a coin paid at once, say).
+    agree = isinstance(reported, list)
+    attribution = Attribution(
+        moment,
+        events,
+        before,
+        expected,
+        actual,
+        edition=edition,
+        from_setup="setup" in wire["given"],
+        fallback=_fallback(action, None if agree else primary),
+        events_agree=agree,
+    )
+    named = [attribution.clause_of(t) for t, _, _ in found]
+    if agree:
+        return _diverged(found, moment, attribution.best(named), len(events), reply)
+    pointers = tuple(pointer(*t) for t, _, _ in found)
+    shown = ", ".join(pointers[:3]) + (
+        f" and {len(pointers) - 3} more" if len(pointers) > 3 else ""
+    )
+    where = "the given position" if moment == 0 else f"after step {moment}"
+    if moment:
+        where += f" ({describe_action(action)})"
+    first = found[0][0]
+    detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
+    return Divergence(
+        moment,
+        "state",
+        pattern(pointers[0]),
+        attribution.best(named),
+        pointers,
+        f"{where}: {shown} differ(s); {pointers[0]}: {detail}",
+        reply,
+        tuple(clause for clause, _ in named),
+        tuple(w for _, w, _ in found),
+        tuple(g for _, _, g in found),
+        explained=attribution.explained(named),
+        explained_at=tuple(attribution.explained([n]) for n in named),
+    )
+
+
 def _diverged(
-    found: Sequence[tuple[Sequence[str], Any, Any]], moment: int, clause: str, event: int
-) -> FirstDivergence:
+    found: Sequence[tuple[Sequence[str], Any, Any]],
+    moment: int,
+    clause: str,
+    event: int,
+    reply: Mapping[str, Any],
+) -> Divergence:
     """The divergence at ``moment`` of the members ``found`` (perhaps none), all named
     ``clause``, the rule of the step's event number ``event`` the adapter reports otherwise."""
-    return FirstDivergence(
+    pointers = tuple(pointer(*t) for t, _, _ in found)
+    return Divergence(
         moment,
+        "state" if pointers else "events",
+        pattern(pointers[0]) if pointers else "/steps/*/events",
         clause,
-        tuple(pointer(*t) for t, _, _ in found),
+        pointers,
+        "",
+        reply,
         tuple(clause for _ in found),
         tuple(w for _, w, _ in found),
         tuple(g for _, _, g in found),
@@ -446,20 +629,210 @@ def _diverged(
     )
 
 
-def positions(reply: Mapping[str, Any]) -> list[tuple[Any, Any]]:
-    """(state, error) at every moment: a refused step leaves the position as it was."""
-    found: list[tuple[Any, Any]] = [(reply["initial_state"], None)]
-    for step in reply["steps"]:
-        if "error" in step:
-            found.append((found[-1][0], step["error"]))
+def _initial(
+    ours: Any,
+    theirs: Any,
+    with_clauses: bool,
+    body: Mapping[str, Any],
+    known: Callable[[str], bool],
+) -> Divergence | None:
+    if ours is not None and theirs is not None:
+        mine = _error_view(ours, with_clauses)
+        if same(mine, _error_view(theirs, with_clauses)):
+            return None
+        summary = (
+            f"the given position was refused for another reason: expected {error_text(mine)},"
+            f" actual {error_text(theirs)}"
+        )
+        return Divergence(0, "error", "/initial_error", ours["clause"], (), summary, body)
+    if ours is not None:
+        summary = f"the given position was accepted; the reference refuses it: {error_text(ours)}"
+        return Divergence(0, "accepted", "/initial_error", ours["clause"], (), summary, body)
+    clause = theirs.get("clause") if with_clauses else None
+    if not (isinstance(clause, str) and known(clause)):
+        clause = "setup.racing-camels"
+    summary = f"the given position was refused: {error_text(theirs)}"
+    return Divergence(0, "refused", "/initial_error", clause, (), summary, body)
+
+
+def _alike(ours: Any, theirs: Any) -> bool:
+    """``same(ours, theirs)``, mostly decided without a call per member: ``==`` takes ``1`` for
+    ``true``, but two equal JSON values that also marshal alike are the same (the bytes tell a
+    boolean from a number and an integer from a float). Neither side holds a NaN, the one value
+    ``same`` finds unequal to itself: jsonio refuses it and the reference never writes one."""
+    if ours is theirs:
+        return True
+    if ours != theirs:
+        return False
+    mine = _marshalled(ours)
+    return (mine is not None and mine == _marshalled(theirs)) or same(ours, theirs)
+
+
+def _marshalled(value: Any) -> bytes | None:
+    # marshal rather than repr: a third of the time on a position (repr was a tenth of a fuzz
+    # run). Version 2 writes no back-references, which would make equal values' bytes differ.
+    # A value marshal cannot write (not plain JSON) is left to ``same``.
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
+
+
+def _fallback(action: Mapping[str, Any] | None, primary: str | None = None) -> str:
+    """``primary`` (a case's own clause), else the clause of what the action itself does (the
+    adapter changed what no reference event touched: a pyramid ticket paid at once, say), or at
+    the given position the racing camels' setup."""
+    if primary is not None:
+        return primary
+    if action is None:
+        return "setup.racing-camels"
+    return facts().action_clause(action.get("type"))
+
+
+def _step_text(moment: int, action: Mapping[str, Any] | None) -> str:
+    return f"step {moment} ({describe_action(action)})"
+
+
+def _at(document: Any, tokens: Sequence[str]) -> Any:
+    node = document
+    for token in tokens:
+        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        elif isinstance(node, dict) and token in node:
+            node = node[token]
         else:
-            found.append((step["state"], None))
-    return found
+            return None
+    return node
 
 
-def _refusal_clause(error: Mapping[str, Any], events: Sequence[Any], case: Case) -> str:
-    cited = cited_clause(error)
-    return refusal_clause(cited, cited is not None, events, case.primary_clause)
+def _brief(value: Any) -> str:
+    text = compact(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _events(
+    moment: int,
+    ours: Sequence[Mapping[str, Any]],
+    theirs: Sequence[Any],
+    capabilities: frozenset[str],
+    body: Mapping[str, Any],
+    action: Mapping[str, Any] | None,
+) -> Divergence | None:
+    with_clause = "event_clauses" in capabilities
+    for index in range(max(len(ours), len(theirs))):
+        mine = ours[index] if index < len(ours) else None
+        other = theirs[index] if index < len(theirs) else None
+        if mine is not None and isinstance(other, dict) and _fits(mine, other, with_clause):
+            continue
+        where = _step_text(moment, action)
+        if mine is None:  # the adapter reports more events than the reference
+            clause = str(ours[-1]["clause"]) if ours else "turn.one-action"
+            summary = f"{where}: event #{index} ({compact(other)}) is not the reference's"
+        else:
+            clause = str(mine["clause"])
+            summary = f"{where}: events differ from event #{index} ({mine.get('type')})"
+        return Divergence(moment, "events", "/steps/*/events", clause, (), summary, body)
+    return None
+
+
+def _fits(mine: Mapping[str, Any], other: Mapping[str, Any], with_clause: bool) -> bool:
+    return all(
+        key in other and same(normalise(value), normalise(other[key]))
+        for key, value in mine.items()
+        if with_clause or key != "clause"
+    )
+
+
+def _legal(
+    moment: int,
+    reference: Mapping[str, Any],
+    body: Mapping[str, Any],
+    order: Sequence[str],
+    actions: Sequence[Mapping[str, Any]],
+    partnerships: bool,
+) -> Divergence | None:
+    listed = [
+        a
+        for a in reference["legal_actions"][str(moment)]
+        if partnerships or a.get("type") != "form_partnership"
+    ]
+    if _alike(listed, body["legal_actions"][str(moment)]):
+        return None  # the same list: the same set of canonical forms, found without them
+    ours = {compact(normalise(a, (), order)): a for a in listed}
+    theirs = {compact(normalise(a, (), order)): a for a in body["legal_actions"][str(moment)]}
+    if ours.keys() == theirs.keys():
+        return None
+    extra = sorted(theirs.keys() - ours.keys())
+    missing = sorted(ours.keys() - theirs.keys())
+    clause = legal_actions_clause(
+        moments(reference)[moment].state,
+        [theirs[key] for key in extra],
+        [ours[key] for key in missing],
+    )
+    if extra:
+        what = f"{describe_action(theirs[extra[0]])} is listed but illegal"
+    else:
+        what = f"{describe_action(ours[missing[0]])} is legal but not listed"
+    where = "the given position" if moment == 0 else f"after step {moment}"
+    summary = (
+        f"{where}: legal actions differ ({len(missing)} missing, {len(extra)} unexpected); {what}"
+    )
+    return Divergence(moment, "legal_actions", "/legal_actions/*", clause, (), summary, body)
+
+
+def _ranking(
+    moment: int, reference: Mapping[str, Any], body: Mapping[str, Any], position: Any
+) -> Divergence | None:
+    """The adapter's own ranking (capability ``ranking``) against the reference's, both of a
+    track they agree on; named after the ranking rule that orders the first pair differently."""
+    ours = list(reference["ranking"][str(moment)])
+    theirs = list(body["ranking"][str(moment)])
+    if ours == theirs:
+        return None
+    place = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), 0)
+    track = position.get("track", {}) if isinstance(position, dict) else {}
+    space = {c: int(s) for s, stack in track.items() for c in stack if s.lstrip("-").isdigit()}
+    if any(isinstance(c, str) and c.startswith("crazy-") for c in theirs):
+        clause = "rank.ignore-crazy"
+    elif place >= min(len(ours), len(theirs)):
+        clause = "rank.one-ranking"
+    else:
+        first, second = space.get(ours[place]), space.get(theirs[place])
+        off_board = any(s is not None and not 1 <= s <= 16 for s in (first, second))
+        if off_board:
+            clause = "rank.crossed-finish"
+        else:
+            clause = "rank.stack" if first == second else "rank.space"
+    where = "the given position" if moment == 0 else f"after step {moment}"
+    summary = (
+        f"{where}: the adapter ranks {' > '.join(map(str, theirs))}; the reference"
+        f" {' > '.join(ours)} (from place {place + 1})"
+    )
+    return Divergence(moment, "ranking", "/ranking/*", clause, (), summary, body)
+
+
+def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
+    return {"code": error.get("code")} | ({"clause": error.get("clause")} if with_clause else {})
+
+
+def case_divergence(
+    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any], since: int = 0
+) -> Divergence | None:
+    """The runner's first divergence of ``reply`` from the reference's reply to ``case``: the
+    positions (facet ``state``) from ``since`` on, a clause read from nothing being the case's;
+    ``reply`` has passed the schema, so ``==`` tells equal states."""
+    wire = {"ruleset": case.ruleset, "given": case.given, "steps": case.steps}
+    return first_divergence(
+        wire,
+        reference,
+        reply,
+        CITED,
+        facets=RUNNER,
+        depth=None,
+        primary=case.primary_clause,
+        since=since,
+        exact=False,
+    )
 
 
 # ------------------------------------------------------------------------------ the reference
@@ -529,11 +902,3 @@ def silence_note(diverged_at: int | None, not_compared: int) -> str | None:
 def after_divergence(moment: int) -> str:
     """Why a check was not compared: ``after divergence at step 5``."""
     return "after divergence at " + ("the given position" if moment == 0 else f"step {moment}")
-
-
-def _moment(case: Case, moment: int, after: bool) -> str:
-    """``after step 5 (take_leg_ticket player=1 camel=red)``; without ``after``: the step."""
-    if moment == 0:
-        return "given position"
-    action = describe_action(case.steps[moment - 1].get("action"))
-    return f"{'after step' if after else 'step'} {moment} ({action})"

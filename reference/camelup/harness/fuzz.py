@@ -3,8 +3,9 @@ lockstep; every different disagreement found, shrunk to a small, ready-to-add co
 
 Each random game (:mod:`camelup.harness.games`) is sent to the adapter as one case and run
 on the reference in-process (:func:`camelup.harness.adapter.run_case`); the two replies are compared
-moment by moment on everything the adapter's capabilities allow (:mod:`camelup.harness.
-lockstep`: the whole state, refusals, events, legal actions), and a game that disagrees gets its
+moment by moment on everything the adapter's capabilities allow (the runner's
+:func:`camelup.harness.divergence.first_divergence` on every facet: the whole state, refusals,
+events, ranking, legal actions), and a game that disagrees gets its
 first divergence, with a *field* (``/players/*/money``) and a *clause* read from the reference's
 events at that step.
 
@@ -41,10 +42,9 @@ from camelup.harness.compare import (
     reply_kind,
     wire_for,
 )
-from camelup.harness.divergence import positions
+from camelup.harness.divergence import Divergence, first_divergence
 from camelup.harness.expectations import Expectations
 from camelup.harness.games import CONFIGS, RulesetConfig, random_game
-from camelup.harness.lockstep import Divergence, first_divergence
 from camelup.harness.nesting import too_deep_reply
 from camelup.harness.protocol import Broken, Hello, Reply
 from camelup.harness.runner import Client
@@ -58,6 +58,7 @@ from camelup.harness.shrink import (
 from camelup.harness.suite import parse_case
 from camelup.io.codec import ruleset_from_json, to_json
 from camelup.io.exits import Interrupted, interruption, quiet_worker, signals_held
+from camelup.io.replay import moments
 from camelup.io.wire import facts
 from camelup.model.ruleset import Ruleset
 
@@ -291,7 +292,7 @@ def _rest_of_game(
         or (moment == 0 and "setup" not in wire["given"])
     ):
         return None
-    state, _ = positions(reference)[moment]
+    state = moments(reference)[moment].state
     if state.get("result") is not None:
         return None
     return wire_case(wire["ruleset"], {"state": state}, actions_of(wire)[moment:])

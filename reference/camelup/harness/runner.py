@@ -359,6 +359,6 @@ def verdict(case: Case, outcome: Outcome, hello: Hello, diverging: bool = True) 
         passed,
         mismatches=judged.mismatches,
         seconds=outcome.seconds,
-        diverged_at=judged.divergence.after if judged.divergence else None,
+        diverged_at=judged.divergence.moment if judged.divergence else None,
         not_compared=judged.not_compared,
     )

@@ -2,7 +2,7 @@
 
 A game that disagrees is shrunk, each candidate re-checked on the adapter, keeping a candidate
 only when it still disagrees *the same way*: the same kind of difference, at the same field,
-named after the same clause (:attr:`camelup.harness.lockstep.Divergence.signature`):
+named after the same clause (:attr:`camelup.harness.divergence.Divergence.signature`):
 
 1. cut the game after the first diverging step (an adapter that errors: the shortest prefix on
    which it still errors, by bisection);
@@ -26,10 +26,11 @@ from typing import Any
 from camelup.harness.adapter import run_case
 from camelup.harness.attribution import MISSING, differences
 from camelup.harness.compare import RACING_ORDER, describe_action, normalise
+from camelup.harness.divergence import DEPTH, Divergence
 from camelup.harness.games import relegalise
 from camelup.harness.generate import dump
-from camelup.harness.lockstep import DEPTH, Divergence
 from camelup.io.jsonio import pointer
+from camelup.io.replay import moments
 
 MAX_PASSES = 4  # one-by-one removal passes after the chunked ones
 AREA = "fuzz"
@@ -151,12 +152,7 @@ def from_state(
     reference = run_case(_cut(wire, found.moment - 1))
     if "initial_state" not in reference:
         return None
-    steps = reference["steps"]
-    position = steps[-1]["state"] if steps and "state" in steps[-1] else None
-    if position is None:
-        position = next(
-            (s["state"] for s in reversed(steps) if "state" in s), reference["initial_state"]
-        )
+    position = moments(reference)[-1].state
     candidate = wire_case(
         wire["ruleset"], {"state": position}, [actions_of(wire)[found.moment - 1]]
     )
@@ -177,14 +173,10 @@ def _value_at(document: Any, tokens: Sequence[str]) -> Any:
 
 
 def _adapter_position(body: Mapping[str, Any] | None, moment: int) -> Any:
-    """The adapter's position at ``moment`` (a refused step leaves it unchanged)."""
+    """The adapter's position at ``moment`` (after a refusal: the one it reports)."""
     if body is None or "initial_state" not in body:
         return None
-    position = body["initial_state"]
-    for step in body.get("steps", [])[:moment]:
-        if isinstance(step, dict) and "state" in step:
-            position = step["state"]
-    return position
+    return moments({**body, "steps": body.get("steps", [])[:moment]})[-1].reported
 
 
 def _key_pointers(state: Mapping[str, Any]) -> list[tuple[str, ...]]:
@@ -215,16 +207,16 @@ def build_case(
         check = {"after": 0, "error": {"code": error["code"], "clause": error["clause"]}}
         description = "the given position is refused"
         return _case_json(wire, [check], [clause], description, comment, seed, game)
-    step = reference["steps"][moment - 1] if moment else {}
-    if "error" in step:  # the reference refuses the step the adapter accepted
-        error = step["error"]
+    now = moments(reference)[moment]
+    if now.error is not None:  # the reference refuses the step the adapter accepted
+        error = now.error
         check = {"after": moment, "error": {"code": error["code"], "clause": error["clause"]}}
         description = f"{describe_action(actions[moment - 1])} is refused"
         return _case_json(
             wire, [check], [clause, error["clause"]], description, comment, seed, game
         )
-    ref_state = step["state"] if moment else reference["initial_state"]
-    events: list[Any] = step.get("events", [])
+    ref_state = now.state
+    events: list[Any] = now.events or []
     expected = normalise(ref_state, (), order)
     theirs = _adapter_position(divergence.body, moment)
     if divergence.kind in ("state", "rejected") and theirs is not None:

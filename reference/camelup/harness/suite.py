@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import attrs
 
@@ -67,12 +67,25 @@ class Problem:
         )
 
 
+# What each kind of check needs of an adapter (``needs``): a capability it must declare, or
+# ENGINE, any game engine (not an odds solver); the member of the reply it asks for at its
+# moment (``asks``) from an adapter that declares the capability of that name. Its ``label``
+# names it in a timeline.
+ENGINE = "engine"
+
+
 @attrs.frozen
 class StateCheck:
     after: int
     values: Mapping[str, Any]  # JSON pointer into the state -> the value it must have
     index: int
     clause: str | None = None  # the clause the check judges; None: the case's primary clause
+    needs: ClassVar[str] = ENGINE
+    asks: ClassVar[str | None] = None
+
+    @property
+    def label(self) -> str:
+        return "state " + ", ".join(p or "/" for p in self.values)
 
 
 @attrs.frozen
@@ -82,6 +95,12 @@ class EventsCheck:
     match: Match
     index: int
     clause: str | None = None
+    needs: ClassVar[str] = "events"
+    asks: ClassVar[str | None] = None
+
+    @property
+    def label(self) -> str:
+        return f"events ({self.match}, {len(self.events)} expected)"
 
 
 @attrs.frozen
@@ -93,6 +112,12 @@ class ErrorCheck:
     code: str
     clause: str | None
     index: int
+    needs: ClassVar[str] = ENGINE
+    asks: ClassVar[str | None] = None
+
+    @property
+    def label(self) -> str:
+        return f"error {self.code}"
 
 
 @attrs.frozen
@@ -106,6 +131,14 @@ class LegalActionsCheck:
     clause: str | None = None
     exact: bool = True
     excluded: tuple[Mapping[str, Any], ...] = ()
+    needs: ClassVar[str] = "legal_actions"
+    asks: ClassVar[str | None] = "legal_actions"
+
+    @property
+    def label(self) -> str:
+        if self.exact:
+            return f"legal actions ({len(self.actions)} expected)"
+        return f"legal actions ({len(self.actions)} included, {len(self.excluded)} excluded)"
 
 
 @attrs.frozen
@@ -119,6 +152,12 @@ class OddsCheck:
     odds: Mapping[str, Any]
     index: int
     clause: str | None = None
+    needs: ClassVar[str] = "odds"
+    asks: ClassVar[str | None] = "odds"
+
+    @property
+    def label(self) -> str:
+        return "odds " + ", ".join(self.odds)
 
 
 @attrs.frozen
@@ -130,6 +169,12 @@ class RankingCheck:
     ranking: tuple[str, ...]
     index: int
     clause: str | None = None
+    needs: ClassVar[str] = ENGINE
+    asks: ClassVar[str | None] = "ranking"  # the adapter's own ranking, besides its track's
+
+    @property
+    def label(self) -> str:
+        return "ranking " + " > ".join(self.ranking)
 
 
 @attrs.frozen
@@ -140,6 +185,9 @@ class UnchangedCheck:
     after: int
     index: int
     clause: str | None = None
+    needs: ClassVar[str] = "state_after_refusal"
+    asks: ClassVar[str | None] = None
+    label: ClassVar[str] = "unchanged by the refusal"
 
 
 Check = (

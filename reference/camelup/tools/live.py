@@ -23,11 +23,11 @@ from camelup.harness.compare import describe_action
 from camelup.io import schemas
 from camelup.io.codec import action_from_json, state_from_json, to_json
 from camelup.io.jsonio import JSONInputError, parse_json
+from camelup.io.replay import initial_state
 from camelup.model.errors import CamelUpError, InvalidState
 from camelup.play.engine import apply, legal_actions
 from camelup.tools.render import replay, state_svg, step_svgs
 from camelup.tools.render.board import status_line, step_words
-from camelup.tools.render.replay import initial_state
 
 T = TypeVar("T")
 

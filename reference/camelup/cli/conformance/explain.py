@@ -17,7 +17,7 @@ from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
     from camelup.harness.compare import Mismatch
-    from camelup.harness.suite import Case, Check
+    from camelup.harness.suite import Case
 
 
 @attrs.frozen
@@ -71,7 +71,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
         reply_kind,
         wire_for,
     )
-    from camelup.harness.divergence import first_divergence, reference_reply, silence_note
+    from camelup.harness.divergence import case_divergence, reference_reply, silence_note
     from camelup.harness.features import needs_partnerships
     from camelup.harness.protocol import AdapterStartError, Reply
     from camelup.harness.rule_links import rule_links
@@ -164,9 +164,9 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     if silenced:
         say(f"  {silenced}")
     if body is not None:
-        found = first_divergence(case, body, reference_reply(case))
+        found = case_divergence(case, body, reference_reply(case))
         if found is not None:
-            _pictures(case, body, reference_reply(case), found.after, hello.capabilities, say)
+            _pictures(case, body, reference_reply(case), found.moment, hello.capabilities, say)
     return exits.FAILED
 
 
@@ -179,31 +179,31 @@ def _pictures(
     say: _Out,
 ) -> None:
     """The board before and after the diverging step, on both sides, as text."""
-    from camelup.harness.divergence import positions
+    from camelup.io.replay import moments
 
-    mine, theirs = positions(body), positions(reference)
+    mine, theirs = moments(body), moments(reference)
     if moment == 0:
         shown = [
-            ("the given position, the reference's", theirs[0][0], None),
-            ("the given position, the adapter's", mine[0][0], None),
+            ("the given position, the reference's", theirs[0].state, None),
+            ("the given position, the adapter's", mine[0].state, None),
         ]
     else:
         with_events = "events" in capabilities
         shown = [
             (
                 f"before step {moment}, the adapter's (the reference's is the same)",
-                mine[moment - 1][0],
+                mine[moment - 1].state,
                 None,
             ),
             (
                 f"after step {moment}, the reference's",
-                theirs[moment][0],
+                theirs[moment].state,
                 reference["steps"][moment - 1].get("events", []),
             ),
             (
                 f"after step {moment}, the adapter's"
-                + (" (it refused the step: unchanged)" if mine[moment][1] is not None else ""),
-                mine[moment][0],
+                + (" (it refused the step: unchanged)" if mine[moment].error is not None else ""),
+                mine[moment].state,
                 body["steps"][moment - 1].get("events", []) if with_events else None,
             ),
         ]
@@ -240,26 +240,6 @@ def _events_line(events: Any) -> str:
     if not isinstance(events, list):
         return ""
     return ", ".join(str(e.get("type")) if isinstance(e, dict) else "?" for e in events)
-
-
-def _check_label(check: Check) -> str:
-    from camelup.harness import suite as kinds
-
-    if isinstance(check, kinds.StateCheck):
-        return "state " + ", ".join(p or "/" for p in check.values)
-    if isinstance(check, kinds.EventsCheck):
-        return f"events ({check.match}, {len(check.events)} expected)"
-    if isinstance(check, kinds.ErrorCheck):
-        return f"error {check.code}"
-    if isinstance(check, kinds.OddsCheck):
-        return "odds " + ", ".join(check.odds)
-    if isinstance(check, kinds.RankingCheck):
-        return "ranking " + " > ".join(check.ranking)
-    if isinstance(check, kinds.LegalActionsCheck):
-        if check.exact:
-            return f"legal actions ({len(check.actions)} expected)"
-        return f"legal actions ({len(check.actions)} included, {len(check.excluded)} excluded)"
-    return "unchanged by the refusal"
 
 
 def _timeline(
@@ -311,17 +291,17 @@ def _timeline(
                 continue
             clause = f"  [{case.clause_of(check)}]"
             if not applicable(check, capabilities):
-                say(f"    -  {_check_label(check)}{clause} (not compared: capability missing)")
+                say(f"    -  {check.label}{clause} (not compared: capability missing)")
             elif diverged_at is not None and moment > diverged_at:
                 silenced = after_divergence(diverged_at)
-                say(f"    -  {_check_label(check)}{clause} (not compared: {silenced})")
+                say(f"    -  {check.label}{clause} (not compared: {silenced})")
             elif isinstance(check, StateCheck):
                 for where in check.values:
                     mark = "x " if (check.index, where) in failed else "ok"
                     say(f"    {mark} state {where or '/'}{clause}")
             else:
                 mark = "x " if (check.index, None) in failed else "ok"
-                say(f"    {mark} {_check_label(check)}{clause}")
+                say(f"    {mark} {check.label}{clause}")
 
 
 VERB = Verb(

@@ -15,7 +15,7 @@ Both are pure functions of the state (and, optionally, of the events of the step
 it); a docs generator calls them directly, ``camelup render`` is a thin command around them.
 """
 
-from camelup.tools.render.replay import Frame, replay
+from camelup.io.replay import Frame, replay
 from camelup.tools.render.svg import state_svg, step_svgs
 from camelup.tools.render.text import state_text
 
