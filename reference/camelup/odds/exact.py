@@ -537,16 +537,115 @@ class _TileValues:
         found = self.base[here, mask] = (reward, landed)
         return found
 
-    def layout(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
-        """The player's tile coins and held tickets' value with ``tiles`` on the track, or None
-        if ``tiles`` is not the other players' tiles plus one of the player's."""
+    def added(self, tiles: tuple[Tile, ...]) -> Tile | None:
+        """The player's tile that ``tiles`` adds to the other players', or None if ``tiles`` is
+        not the other players' tiles plus one of the player's."""
         added = [t for t in tiles if t not in self.others]
         if len(added) != 1 or added[0].owner != self.seat or len(tiles) != len(self.others) + 1:
             return None
-        space, seat, bit = added[0].space, self.seat, 1 << added[0].space
+        return added[0]
+
+    def layout(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
+        """The player's tile coins and held tickets' value with ``tiles`` on the track, or None
+        if ``tiles`` is not the other players' tiles plus one of the player's."""
+        added = self.added(tiles)
+        if added is None:
+            return None
+        return self._search(tiles, added)[0](self.root, self.root_mask, 0)
+
+    def pair(
+        self, first: tuple[Tile, ...], second: tuple[Tile, ...]
+    ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """:meth:`layout` of two layouts whose added tiles lie on the same space (the two sides
+        of the player's tile), or None if they are not such a pair.
+
+        Until a move lands on that space the leg goes as without either tile, so the positions
+        before the first landing are walked once for both; each move that lands there is made
+        with each layout's tiles and followed in that layout alone (:meth:`_search`)."""
+        one, two = self.added(first), self.added(second)
+        if one is None or two is None or one.space != two.space:
+            return None
+        value_one, met_one = self._search(first, one)
+        value_two, met_two = self._search(second, two)
+        bit, space, steps, scale = 1 << one.space, one.space, self.steps, self.scale
+        shared, base, details = self.shared, self.base, self.details
+        kept, rankings, rewards = shared.kept, shared.rankings, self.rewards
+        memo: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+
+        def both(here: int, mask: int, k: int) -> tuple[int, int, int, int]:
+            """(coins, reward) of the first layout, then of the second, from a position that the
+            leg without the tile reaches with no move landing on the tile's space before."""
+            if k == steps:
+                reward = self._reward(shared.rank(here))
+                return 0, reward, 0, reward
+            known = base.get((here, mask))
+            if known is None:  # not a position of the pass without the tile (never, in fact)
+                return value_one(here, mask, k) + value_two(here, mask, k)
+            if not known[1] & bit:
+                return 0, known[0], 0, known[0]
+            found = memo.get((here, mask))
+            if found is not None:
+                return found
+            unit, last = scale[k + 1], k + 1 == steps
+            coins_one = reward_one = coins_two = reward_two = 0
+            for die, drawn, rest, ended, lands, children in details[here, mask]:
+                if not lands & bit:
+                    reward_one += ended * unit  # no move of this die lands on the tile
+                    reward_two += ended * unit
+                    for weight, after, below, below_landed in children:
+                        if below_landed & bit:
+                            found = both(after, rest, k + 1)
+                            coins_one += weight * found[0]
+                            reward_one += weight * found[1]
+                            coins_two += weight * found[2]
+                            reward_two += weight * found[3]
+                        else:  # the tile is out of reach below
+                            reward_one += weight * below
+                            reward_two += weight * below
+                    continue
+                moves = kept.get((here, die)) or shared.kept_moves(here, die)
+                for face_weight, _, outcome, after, roll in moves[0]:
+                    weight = face_weight * drawn
+                    if space in outcome.reached:  # the first landing: each layout its own way
+                        met = met_one(here, roll, weight, rest, k, unit, last)
+                        coins_one += met[0]
+                        reward_one += met[1]
+                        met = met_two(here, roll, weight, rest, k, unit, last)
+                        coins_two += met[0]
+                        reward_two += met[1]
+                    elif last or outcome.crossed:
+                        ranked = rankings.get(after) or shared.rank(after)
+                        ticket = rewards.get(ranked)
+                        if ticket is None:
+                            ticket = self._reward(ranked)
+                        reward_one += weight * unit * ticket
+                        reward_two += weight * unit * ticket
+                    else:
+                        found = both(after, rest, k + 1)
+                        coins_one += weight * found[0]
+                        reward_one += weight * found[1]
+                        coins_two += weight * found[2]
+                        reward_two += weight * found[3]
+            found = memo[here, mask] = (coins_one, reward_one, coins_two, reward_two)
+            return found
+
+        found = both(self.root, self.root_mask, 0)
+        return (found[0], found[1]), (found[2], found[3])
+
+    def _search(
+        self, tiles: tuple[Tile, ...], added: Tile
+    ) -> tuple[
+        Callable[[int, int, int], tuple[int, int]],
+        Callable[[int, DieRoll, int, int, int, int, bool], tuple[int, int]],
+    ]:
+        """The value of a position with ``tiles`` on the track, and of one move that lands on
+        the space of ``added`` (the player's tile) made with them, each memoized for the
+        layout."""
+        space, seat, bit = added.space, self.seat, 1 << added.space
         reveal, rank, ruleset = race.reveal, ranking.ranking, self.ruleset
         shared, base, summary, details = self.shared, self.base, self._summary, self.details
         memo: dict[tuple[int, int], tuple[int, int]] = {}
+        kept, tracks, rankings, rewards = shared.kept, shared.tracks, shared.rankings, self.rewards
 
         def value(here: int, mask: int, k: int) -> tuple[int, int]:
             if k == self.steps:
@@ -603,27 +702,47 @@ class _TileValues:
             """The moves of ``die`` (drawn with weight ``drawn``) from ``here`` when one of them
             lands on the tile."""
             coins = reward = 0
-            for face_weight, _, outcome, after, roll in shared.kept_moves(here, die)[0]:
+            found = kept.get((here, die)) or shared.kept_moves(here, die)
+            for face_weight, _, outcome, after, roll in found[0]:
                 weight = face_weight * drawn
                 if space in outcome.reached:  # this move meets the tile: made again with it
-                    moved = list(shared.tracks[here])
-                    outcome = reveal(moved, tiles, ruleset, roll)
-                    for payment in outcome.payments:
-                        if payment.owner == seat:
-                            coins += weight * unit * payment.amount
-                    if last or outcome.crossed:
-                        reward += weight * unit * self._reward(rank(moved))
-                        continue
-                    after = shared.number(tuple(moved))
+                    met_coins, met_reward = met(here, roll, weight, rest, k, unit, last)
+                    coins += met_coins
+                    reward += met_reward
+                    continue
                 if last or outcome.crossed:
-                    reward += weight * unit * self._reward(shared.rank(after))
-                else:
-                    below_coins, below_reward = value(after, rest, k + 1)
-                    coins += weight * below_coins
-                    reward += weight * below_reward
+                    ranked = rankings.get(after) or shared.rank(after)
+                    ticket = rewards.get(ranked)
+                    if ticket is None:
+                        ticket = self._reward(ranked)
+                    reward += weight * unit * ticket
+                    continue
+                known = base.get((after, rest))  # a move of the pass without the tile:
+                if known is not None and not known[1] & bit:  # its value there if out of reach
+                    reward += weight * known[0]
+                    continue
+                below_coins, below_reward = value(after, rest, k + 1)
+                coins += weight * below_coins
+                reward += weight * below_reward
             return coins, reward
 
-        return value(self.root, self.root_mask, 0)
+        def met(
+            here: int, roll: DieRoll, weight: int, rest: int, k: int, unit: int, last: bool
+        ) -> tuple[int, int]:
+            """A move (``roll``, its weight ``weight``) from ``here`` that lands on the tile's
+            space, made again with the tile."""
+            moved = list(tracks[here])
+            outcome = reveal(moved, tiles, ruleset, roll)
+            coins = 0
+            for payment in outcome.payments:
+                if payment.owner == seat:
+                    coins += weight * unit * payment.amount
+            if last or outcome.crossed:
+                return coins, weight * unit * self._reward(rank(moved))
+            below_coins, below_reward = value(shared.number(tuple(moved)), rest, k + 1)
+            return coins + weight * below_coins, weight * below_reward
+
+        return value, met
 
 
 @attrs.frozen
@@ -723,11 +842,35 @@ def _values(
             gc.unfreeze()
         if collecting:
             gc.enable()
-    for index, action in tile_actions:
-        layout = apply(state, action).state.tiles
+    layouts = [apply(state, action).state.tiles for _, action in tile_actions]
+    spaces = [tile_values.added(layout) for layout in layouts]
+    # the other side of the same space, valued in the same walk (_TileValues.pair)
+    paired: dict[int, tuple[int, int]] = {}
+    for number, (index, action) in enumerate(tile_actions):
+        layout = layouts[number]
         gc.disable()
         try:
-            found = tile_values.layout(layout)
+            found = paired.pop(number, None)
+            added = spaces[number]
+            partner = next(
+                (
+                    other
+                    for other in range(number + 1, len(layouts))
+                    if other not in paired
+                    and added is not None
+                    and (tile := spaces[other]) is not None
+                    and tile.space == added.space
+                ),
+                None,
+            )
+            if found is not None:
+                pass
+            elif partner is None:
+                found = tile_values.layout(layout)
+            else:
+                both = tile_values.pair(layout, layouts[partner])
+                assert both is not None
+                found, paired[partner] = both
         finally:
             if settle:
                 gc.freeze()
