@@ -247,6 +247,7 @@ class _SharedMoves:
         self.tracks: list[tuple[Stack, ...]] = []
         self.rankings: dict[int, Ranking] = {}
         self.kept: dict[tuple[int, Die], tuple[Sequence[_Step], frozenset[int]]] = {}
+        self.kept_steps: dict[tuple[int, Die], Sequence[_Step]] = {}
 
     def number(self, track: tuple[Stack, ...]) -> int:
         found = self.ids.get(track)
@@ -263,6 +264,15 @@ class _SharedMoves:
         found = self.rankings.get(track)
         if found is None:
             found = self.rankings[track] = self.bare.rank(self.tracks[track])
+        return found
+
+    def moves_from(self, here: int, die: Die) -> Sequence[_Step]:
+        """The kept moves of ``die`` from track number ``here``, kept without their landings."""
+        found = self.kept_steps.get((here, die))
+        if found is None:
+            found = self.kept_steps[here, die] = self.numbered(
+                self.bare.moves(self.tracks[here], die)
+            )
         return found
 
     def kept_moves(self, here: int, die: Die) -> tuple[Sequence[_Step], frozenset[int]]:
@@ -471,8 +481,10 @@ def _every_layout(
             ones |= 1 << (number * width)
     everything = sum(field << shift for found in on.values() for _, shift, _ in found)
     keeps: dict[tuple[int, ...], int] = {}
-    kept_moves, number_of, tracks = shared.kept_moves, shared.number, shared.tracks
+    kept, moves_from = shared.kept_steps, shared.moves_from
+    number_of, tracks = shared.number, shared.tracks
     rank, lift, move = shared.rank, race.lift_mover, movement.move_camel_unit
+    bare_moves, ranks = shared.bare.moves, shared.bare.rank
     # the track with the unit of the die drawn lifted off it, by the colour of the roll (the
     # grey die's unit depends on it), for the moves made again with a layout's tiles
     lifts: dict[Camel | None, tuple[list[Stack], Camel, int, Stack]] = {}
@@ -491,7 +503,11 @@ def _every_layout(
                 for die, drawn, rest in draws[mask]:
                     reached = following[rest]
                     lifts.clear()
-                    for face_weight, _, outcome, after, roll in kept_moves(here, die)[0]:
+                    if last:  # tracks that only get ranked: not numbered, not kept
+                        moves = bare_moves(tracks[here], die)
+                    else:
+                        moves = kept.get((here, die)) or moves_from(here, die)
+                    for face_weight, _, outcome, after, roll in moves:
                         weight = face_weight * drawn
                         landed = outcome.reached
                         keep = keeps.get(landed)
@@ -504,7 +520,7 @@ def _every_layout(
                         common = packed & keep if keep != everything else packed
                         if common:
                             if last or outcome.crossed:
-                                ranked = rank(after)
+                                ranked = ranks(after) if last else rank(after)
                                 finals[ranked] = finals.get(ranked, 0) + common * weight * unit
                             else:
                                 reached[after] = reached.get(after, 0) + common * weight
