@@ -59,11 +59,10 @@ from __future__ import annotations
 
 import gc
 import math
-import multiprocessing
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -76,6 +75,9 @@ from camelup.model.track import Stack
 from camelup.odds.chances import ChanceRule, chances_of
 from camelup.play.engine import apply, legal_actions
 from camelup.rules import crazy, final, leg, movement, race, ranking
+
+if TYPE_CHECKING:  # multiprocessing is imported only when race_estimates starts workers
+    import multiprocessing.pool
 
 __all__ = [
     "ActionValue",
@@ -823,6 +825,8 @@ def race_estimates(
     else:
         pool = None
         try:
+            import multiprocessing
+
             pool = (start_pool or multiprocessing.get_context().Pool)(len(shares))
             counts = []
             for result, share in zip(
