@@ -481,6 +481,8 @@ def _every_layout(
         if len(added) == 1 and added[0].owner == seat and len(tiles) == len(others) + 1:
             on.setdefault(added[0].space, []).append((number, number * width, tiles))
             ones |= 1 << (number * width)
+    if not on:
+        return [None] * len(layouts)
     everything = sum(field << shift for found in on.values() for _, shift, _ in found)
     keeps: dict[tuple[int, ...], int] = {}
     kept, moves_from = shared.kept_steps, shared.moves_from
