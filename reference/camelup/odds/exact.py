@@ -59,11 +59,10 @@ from __future__ import annotations
 
 import gc
 import math
-import multiprocessing
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -72,10 +71,13 @@ from camelup.model.camels import CRAZY_CAMELS, Camel, Die
 from camelup.model.dice import DieRoll
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import FinishCard, LegTicket, Player, State, Tile
-from camelup.model.track import LAST_SPACE, Stack
+from camelup.model.track import Stack
 from camelup.odds.chances import ChanceRule, chances_of
 from camelup.play.engine import apply, legal_actions
 from camelup.rules import crazy, final, leg, movement, race, ranking
+
+if TYPE_CHECKING:  # multiprocessing is imported only when race_estimates starts workers
+    import multiprocessing.pool
 
 __all__ = [
     "ActionValue",
@@ -247,6 +249,7 @@ class _SharedMoves:
         self.tracks: list[tuple[Stack, ...]] = []
         self.rankings: dict[int, Ranking] = {}
         self.kept: dict[tuple[int, Die], tuple[Sequence[_Step], frozenset[int]]] = {}
+        self.kept_steps: dict[tuple[int, Die], Sequence[_Step]] = {}
 
     def number(self, track: tuple[Stack, ...]) -> int:
         found = self.ids.get(track)
@@ -263,6 +266,15 @@ class _SharedMoves:
         found = self.rankings.get(track)
         if found is None:
             found = self.rankings[track] = self.bare.rank(self.tracks[track])
+        return found
+
+    def moves_from(self, here: int, die: Die) -> Sequence[_Step]:
+        """The kept moves of ``die`` from track number ``here``, kept without their landings."""
+        found = self.kept_steps.get((here, die))
+        if found is None:
+            found = self.kept_steps[here, die] = self.numbered(
+                self.bare.moves(self.tracks[here], die)
+            )
         return found
 
     def kept_moves(self, here: int, die: Die) -> tuple[Sequence[_Step], frozenset[int]]:
@@ -437,193 +449,126 @@ def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) ->
             gc.enable()
 
 
-# One draw of a die from a position of the pass without the player's tile: the die, its draw
-# weight, the dice left after it, the weighted reward of its moves that end the leg, the bits of
-# the spaces its own moves land on, and the other moves' (weight, track after, reward below,
-# bits landed below); the weights include the draw's.
-_Draw = tuple[Die, int, int, int, int, tuple[tuple[int, int, int, int], ...]]
+def _every_layout(
+    state: State, steps: int, layouts: Sequence[tuple[Tile, ...]]
+) -> list[tuple[int, int] | None]:
+    """For each of ``layouts`` that is the other players' tiles plus one of the player to
+    move's (``None`` for any other): their tile coins and their held leg tickets' value with
+    those tiles on the track, in whole units of ``1 / total`` as in :class:`LegOdds`.
 
-
-class _TileValues:
-    """What a tile of the player to move would earn them, and do to their leg tickets, for every
-    space and side at once: one pass over the leg without their tile, then a little more work
-    per layout.
-
-    Until a unit's move reaches the new tile's space (``Moved.reached``: where it lands, as a
-    tile acts only on the space where a move ends, ``move.only-final-space``), the leg goes as it
-    does without the tile. So the value of a position under a layout is the value without the
-    tile wherever no move below it reaches that space; :meth:`_base` finds, once for the leg,
-    each position's value without the tile and the spaces that moves below it reach, and
-    :meth:`layout` works out again only the positions from which the new tile can be reached.
-    Values are whole numbers of units of ``1 / total`` as in :class:`LegOdds`.
+    All the layouts are enumerated together, level by level as :func:`_enumerate` does, over
+    the positions of any of them: a position carries its weight in each layout, one field of
+    ``width`` bits per layout in one whole number. A tile acts only on a unit whose move ends
+    on its space (``move.only-final-space``: ``Moved.reached``), so a move made without the
+    player's tile (:class:`_SharedMoves`) is every layout's move except those whose tile lies
+    where it lands: for them it is made again with their tiles, by the race kernel. A field
+    sums the weights of some of the paths to one level, which together weigh at most
+    ``total``, so no field overflows into the next; the final rankings too.
     """
-
-    def __init__(self, state: State, steps: int) -> None:
-        self.seat = seat = state.to_move
-        self.ruleset, self.steps = state.ruleset, steps
-        self.others = tuple(t for t in state.tiles if t.owner != seat)
-        self.shared = _SharedMoves(state.ruleset, self.others)
-        self.root = self.shared.number(state.track)
-        self.dice = state.pyramid
-        chances = chances_of(state.ruleset, self.dice)
-        self.draws = chances.draws
-        self.root_mask = len(self.draws) - 1
-        self.scale = chances.scale(len(self.dice), steps)
-        self.held = state.players[seat].leg_tickets
-        self.rewards: dict[Ranking, int] = {}
-        # (track number, dice left) -> (value of the held tickets, bits of the spaces landed on)
-        self.base: dict[tuple[int, int], tuple[int, int]] = {}
-        self.summaries: dict[tuple[int, Die, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
-        # (track number, dice left) -> per draw, what a layout needs to skip the draw's moves
-        # that cannot meet its tile without looking anything up (see _Draw)
-        self.details: dict[tuple[int, int], tuple[_Draw, ...]] = {}
-        self.total_reward = self._base(self.root, self.root_mask, 0)[0]
-
-    @property
-    def total(self) -> int:
-        return self.scale[0]
-
-    def _reward(self, ranked: Ranking) -> int:
-        found = self.rewards.get(ranked)
-        if found is None:
-            ticket_reward = leg.ticket_reward
-            found = sum(ticket_reward(t, ranked[0], ranked[1]) for t in self.held)
-            self.rewards[ranked] = found
-        return found
-
-    def _summary(self, here: int, die: Die, last: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """The kept moves of ``die`` from ``here`` (without the player's tile): the weighted
-        reward of those that end the leg (in units of one step) and the others' weights and
-        tracks."""
-        found = self.summaries.get((here, die, last))
-        if found is None:
-            ended, going = 0, []
-            rank, reward = self.shared.rank, self._reward
-            for weight, _, outcome, after, _ in self.shared.kept_moves(here, die)[0]:
-                if last or outcome.crossed:
-                    ended += weight * reward(rank(after))
-                else:
-                    going.append((weight, after))
-            found = self.summaries[here, die, last] = (ended, tuple(going))
-        return found
-
-    def _base(self, here: int, mask: int, k: int) -> tuple[int, int]:
-        if k == self.steps:
-            return self._reward(self.shared.rank(here)), 0
-        found = self.base.get((here, mask))
-        if found is not None:
-            return found
-        unit, last = self.scale[k + 1], k + 1 == self.steps
-        reward = landed = 0
-        draws = []
-        for die, drawn, rest in self.draws[mask]:
-            lands = 0
-            for landing in self.shared.kept_moves(here, die)[1]:
-                if 1 <= landing <= LAST_SPACE:
-                    lands |= 1 << landing
-            ended, going = self._summary(here, die, last)
-            ended *= drawn
-            reward += ended * unit
-            children = []
-            for face_weight, after in going:
-                weight = face_weight * drawn
-                below, below_landed = self._base(after, rest, k + 1)
-                reward += weight * below
-                landed |= below_landed
-                children.append((weight, after, below, below_landed))
-            landed |= lands
-            draws.append((die, drawn, rest, ended, lands, tuple(children)))
-        self.details[here, mask] = tuple(draws)
-        found = self.base[here, mask] = (reward, landed)
-        return found
-
-    def layout(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
-        """The player's tile coins and held tickets' value with ``tiles`` on the track, or None
-        if ``tiles`` is not the other players' tiles plus one of the player's."""
-        added = [t for t in tiles if t not in self.others]
-        if len(added) != 1 or added[0].owner != self.seat or len(tiles) != len(self.others) + 1:
-            return None
-        space, seat, bit = added[0].space, self.seat, 1 << added[0].space
-        reveal, rank, ruleset = race.reveal, ranking.ranking, self.ruleset
-        shared, base, summary, details = self.shared, self.base, self._summary, self.details
-        memo: dict[tuple[int, int], tuple[int, int]] = {}
-
-        def value(here: int, mask: int, k: int) -> tuple[int, int]:
-            if k == self.steps:
-                return 0, self._reward(shared.rank(here))
-            known = base.get((here, mask))
-            if known is not None and not known[1] & bit:
-                return 0, known[0]
-            found = memo.get((here, mask))
-            if found is not None:
-                return found
-            unit, last = self.scale[k + 1], k + 1 == self.steps
-            coins = reward = 0
-            if known is not None:  # a position of the pass without the tile: its draws are known
-                for die, drawn, rest, ended, lands, children in details[here, mask]:
-                    if lands & bit:
-                        found = meets(here, die, drawn, rest, k, unit, last)
-                        coins += found[0]
-                        reward += found[1]
-                        continue
-                    reward += ended * unit  # no move of this die lands on the tile
-                    for weight, after, below, below_landed in children:
-                        if below_landed & bit:
-                            below_coins, below_reward = value(after, rest, k + 1)
-                            coins += weight * below_coins
-                            reward += weight * below_reward
-                        else:  # the tile is out of reach below
-                            reward += weight * below
-                found = memo[here, mask] = (coins, reward)
-                return found
-            for die, drawn, rest in self.draws[mask]:
-                landings = shared.kept_moves(here, die)[1]
-                if space not in landings:  # every kept move holds with the tile
-                    ended, going = summary(here, die, last)
-                    reward += ended * drawn * unit
-                    for face_weight, after in going:
+    seat, ruleset = state.to_move, state.ruleset
+    others = tuple(t for t in state.tiles if t.owner != seat)
+    shared = _SharedMoves(ruleset, others)
+    chances = chances_of(ruleset, state.pyramid)
+    draws = chances.draws
+    scale = chances.scale(len(state.pyramid), steps)
+    width = scale[0].bit_length() + 1
+    field = (1 << width) - 1
+    # the layouts valued here, each with its field's shift, by the space of the player's tile
+    on: dict[int, list[tuple[int, int, tuple[Tile, ...]]]] = {}
+    ones = 0
+    for number, tiles in enumerate(layouts):
+        added = [t for t in tiles if t not in others]
+        if len(added) == 1 and added[0].owner == seat and len(tiles) == len(others) + 1:
+            on.setdefault(added[0].space, []).append((number, number * width, tiles))
+            ones |= 1 << (number * width)
+    if not on:
+        return [None] * len(layouts)
+    everything = sum(field << shift for found in on.values() for _, shift, _ in found)
+    keeps: dict[tuple[int, ...], int] = {}
+    kept, moves_from = shared.kept_steps, shared.moves_from
+    number_of, tracks = shared.number, shared.tracks
+    rank, lift, move = shared.rank, race.lift_mover, movement.move_camel_unit
+    bare_moves, ranks = shared.bare.moves, shared.bare.rank
+    # the track with the unit of the die drawn lifted off it, by the colour of the roll (the
+    # grey die's unit depends on it), for the moves made again with a layout's tiles
+    lifts: dict[Camel | None, tuple[list[Stack], Camel, int, Stack]] = {}
+    coins = [0] * len(layouts)
+    finals: dict[Ranking, int] = {}
+    level: list[dict[int, int]] = [{} for _ in draws]
+    level[-1][number_of(state.track)] = ones
+    if steps == 0:
+        finals[rank(number_of(state.track))] = ones
+    for k in range(steps):
+        last = k + 1 == steps
+        unit = scale[k + 1]
+        following: list[dict[int, int]] = [{} for _ in draws]
+        for mask, positions in enumerate(level):
+            for here, packed in positions.items():
+                for die, drawn, rest in draws[mask]:
+                    reached = following[rest]
+                    lifts.clear()
+                    if last:  # tracks that only get ranked: not numbered, not kept
+                        moves = bare_moves(tracks[here], die)
+                    else:
+                        moves = kept.get((here, die)) or moves_from(here, die)
+                    for face_weight, _, outcome, after, roll in moves:
                         weight = face_weight * drawn
-                        known = base.get((after, rest))
-                        if known is not None and not known[1] & bit:  # the tile is out of reach
-                            reward += weight * known[0]
+                        landed = outcome.reached
+                        keep = keeps.get(landed)
+                        if keep is None:
+                            keep = everything
+                            for space in landed:
+                                for _, shift, _ in on.get(space, ()):
+                                    keep &= ~(field << shift)
+                            keeps[landed] = keep
+                        common = packed & keep if keep != everything else packed
+                        if common:
+                            if last or outcome.crossed:
+                                ranked = ranks(after) if last else rank(after)
+                                finals[ranked] = finals.get(ranked, 0) + common * weight * unit
+                            else:
+                                reached[after] = reached.get(after, 0) + common * weight
+                        if keep == everything:
                             continue
-                        below_coins, below_reward = value(after, rest, k + 1)
-                        coins += weight * below_coins
-                        reward += weight * below_reward
-                    continue
-                found = meets(here, die, drawn, rest, k, unit, last)
-                coins += found[0]
-                reward += found[1]
-            found = memo[here, mask] = (coins, reward)
-            return found
-
-        def meets(
-            here: int, die: Die, drawn: int, rest: int, k: int, unit: int, last: bool
-        ) -> tuple[int, int]:
-            """The moves of ``die`` (drawn with weight ``drawn``) from ``here`` when one of them
-            lands on the tile."""
-            coins = reward = 0
-            for face_weight, _, outcome, after, roll in shared.kept_moves(here, die)[0]:
-                weight = face_weight * drawn
-                if space in outcome.reached:  # this move meets the tile: made again with it
-                    moved = list(shared.tracks[here])
-                    outcome = reveal(moved, tiles, ruleset, roll)
-                    for payment in outcome.payments:
-                        if payment.owner == seat:
-                            coins += weight * unit * payment.amount
-                    if last or outcome.crossed:
-                        reward += weight * unit * self._reward(rank(moved))
-                        continue
-                    after = shared.number(tuple(moved))
-                if last or outcome.crossed:
-                    reward += weight * unit * self._reward(shared.rank(after))
-                else:
-                    below_coins, below_reward = value(after, rest, k + 1)
-                    coins += weight * below_coins
-                    reward += weight * below_reward
-            return coins, reward
-
-        return value(self.root, self.root_mask, 0)
+                        for space in landed:  # made again in the layouts with a tile there
+                            for layout, shift, tiles in on.get(space, ()):
+                                here_weight = (packed >> shift) & field
+                                if not here_weight:
+                                    continue
+                                lifted = lifts.get(roll.colour)
+                                if lifted is None:  # the kernel's first half, once per colour
+                                    bare = list(tracks[here])
+                                    lifted = lifts[roll.colour] = (bare, *lift(bare, roll))
+                                bare, camel, origin, unit_lifted = lifted
+                                moved = bare.copy()
+                                met = move(
+                                    moved, tiles, ruleset, camel, origin, unit_lifted, roll.value
+                                )
+                                weighed = here_weight * weight
+                                for payment in met.payments:
+                                    if payment.owner == seat:
+                                        coins[layout] += weighed * unit * payment.amount
+                                if last or met.crossed:
+                                    ranked = ranking.ranking(moved)
+                                    finals[ranked] = finals.get(ranked, 0) + (
+                                        weighed * unit << shift
+                                    )
+                                else:
+                                    track = number_of(tuple(moved))
+                                    reached[track] = reached.get(track, 0) + (weighed << shift)
+        level = following
+    held = state.players[seat].leg_tickets
+    ticket_reward = leg.ticket_reward
+    found: list[tuple[int, int] | None] = [None] * len(layouts)
+    for in_space in on.values():
+        for layout, shift, _ in in_space:
+            reward = 0
+            for ranked, packed in finals.items():
+                weight = (packed >> shift) & field
+                if weight:
+                    reward += weight * sum(ticket_reward(t, ranked[0], ranked[1]) for t in held)
+            found[layout] = (coins[layout], reward)
+    return found
 
 
 @attrs.frozen
@@ -672,7 +617,7 @@ def iter_action_values(
     the leg tickets and the pyramid ticket at once from the leg's odds (``base``, computed if
     not given), then each tile placement or move (with each side) with the tile where that
     action would put it (the tiles are those ``apply`` leaves). All the tile layouts are valued
-    in one pass over the leg (:class:`_TileValues`). ``tickets=False`` leaves out the first
+    in one pass over the leg (:func:`_every_layout`). ``tickets=False`` leaves out the first
     part, ``tiles=False`` the second."""
     for _, value in _values(state, base, tickets, tiles):
         yield value
@@ -706,41 +651,33 @@ def _values(
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
     coins_now = odds.tile_coins(seat)
     shared = _SharedMoves(state.ruleset)
-    # The pass without the tile and each layout make some 10^6 objects with no reference cycle,
-    # most of which live until the last layout: with the cyclic collector disabled while they
-    # are made (as in leg_odds), it would still scan them all once enabled again, a fifth of the
-    # time. So before it is enabled they go straight to its oldest generation, which only a full
-    # collection scans (gc.freeze, then gc.unfreeze: nothing stays frozen while the values are
-    # handed out), unless the process froze objects of its own, which unfreeze would thaw too.
+    layouts = [apply(state, action).state.tiles for _, action in tile_actions]
+    # The layouts' pass makes some 10^5 objects with no reference cycle, most of which live
+    # until it ends: with the cyclic collector disabled while they are made (as in leg_odds), it
+    # would still scan them all once enabled again. So before it is enabled they go straight to
+    # its oldest generation, which only a full collection scans (gc.freeze, then gc.unfreeze:
+    # nothing stays frozen while the values are handed out), unless the process froze objects
+    # of its own, which unfreeze would thaw too.
     collecting = gc.isenabled()
     settle = collecting and gc.get_freeze_count() == 0
     gc.disable()
     try:
-        tile_values = _TileValues(state, odds.steps)
+        every = _every_layout(state, odds.steps, layouts)
     finally:
         if settle:
             gc.freeze()
             gc.unfreeze()
         if collecting:
             gc.enable()
-    for index, action in tile_actions:
-        layout = apply(state, action).state.tiles
-        gc.disable()
-        try:
-            found = tile_values.layout(layout)
-        finally:
-            if settle:
-                gc.freeze()
-                gc.unfreeze()
-            if collecting:
-                gc.enable()
+    total = chances_of(state.ruleset, state.pyramid).scale(len(state.pyramid), odds.steps)[0]
+    for (index, action), layout, found in zip(tile_actions, layouts, every, strict=True):
         if found is None:  # not one tile added to the others': the leg with these tiles
             new = _layout_odds(state, layout, shared)
             coins = new.tile_coins(seat)
             change = sum((new.ticket_value(t) for t in held), Fraction(0)) - held_now
         else:
-            coins = Fraction(found[0], tile_values.total)
-            change = Fraction(found[1], tile_values.total) - held_now
+            coins = Fraction(found[0], total)
+            change = Fraction(found[1], total) - held_now
         yield index, ActionValue(action, coins - coins_now + change, coins, coins_now, change)
 
 
@@ -890,6 +827,8 @@ def race_estimates(
     else:
         pool = None
         try:
+            import multiprocessing
+
             pool = (start_pool or multiprocessing.get_context().Pool)(len(shares))
             counts = []
             for result, share in zip(
