@@ -670,10 +670,10 @@ def iter_action_values(
 ) -> Iterator[ActionValue]:
     """Every legal action of the player to move that pays within the leg, as it is worked out:
     the leg tickets and the pyramid ticket from the leg's odds (``base``; if not given, computed
-    in the tile layouts' pass when it can give them), then each tile placement or move (with each side) with the tile where that
-    action would put it (the tiles are those ``apply`` leaves). All the tile layouts are valued
-    in one pass over the leg (:func:`_every_layout`). ``tickets=False`` leaves out the first
-    part, ``tiles=False`` the second."""
+    in the tile layouts' pass when it can give them), then each tile placement or move (with
+    each side) with the tile where that action would put it (the tiles are those ``apply``
+    leaves). All the tile layouts are valued in one pass over the leg (:func:`_every_layout`).
+    ``tickets=False`` leaves out the first part, ``tiles=False`` the second."""
     for _, value in _values(state, base, tickets, tiles):
         yield value
 
