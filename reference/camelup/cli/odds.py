@@ -141,8 +141,8 @@ def handle(options: OddsOptions) -> int:
         return _fail("the game is over: there is no leg left to compute odds for", exits.USAGE)
     if not options.json:
         return _print_as_they_come(state, options)
-    leg = odds.leg_odds(state)
-    values = odds.action_values(state, leg, tiles=not options.no_tiles)
+    leg, found = odds.leg_odds_and_values(state, tiles=not options.no_tiles)
+    values = sorted(found, key=lambda value: -value.value)  # as action_values: best first
     estimates, interrupted = _race(state, options)
     with signals.current.deferred():  # the answer is never cut in the middle
         document = odds_json(leg, values)
@@ -182,30 +182,32 @@ def _finish(interrupted: exits.Interrupted | None) -> int:
 
 
 def _print_as_they_come(state: Any, options: OddsOptions) -> int:
-    """The text report, each part printed as soon as it is known: the leg odds and the values
-    of the tickets at once, the tile actions one by one, then the best of them and the time."""
+    """The text report: the leg odds and the values of the tickets, the tile actions one by
+    one, then the best of them and the time. The leg odds and every value come from one walk of
+    the leg (:func:`~camelup.odds.exact.leg_odds_and_values`), so all are known together."""
+    from camelup.model.actions import MoveTile, PlaceTile
     from camelup.odds import exact as odds
     from camelup.tools.render.odds_text import action_label, leg_table, race_table
 
     start = time.perf_counter()
-    leg = odds.leg_odds(state)
+    leg, found = odds.leg_odds_and_values(state, tiles=not options.no_tiles)
     print("\n".join(leg_table(leg)), flush=True)
     seat = state.to_move
-    tickets = odds.iter_action_values(state, leg, tiles=False)
+    tickets: list[Any] = []
+    tile_values: list[Any] = []
+    for value in found:  # in the order of legal_actions
+        is_tile = type(value.action) is PlaceTile or type(value.action) is MoveTile
+        (tile_values if is_tile else tickets).append(value)
     print(f"expected coins within the leg for seat {seat}, best first:")
     for value in sorted(tickets, key=lambda v: -v.value):
         print(f"  {float(value.value):+8.4f}  {action_label(value.action)}")
     print(f"(leg odds and tickets in {time.perf_counter() - start:.2f} s)", flush=True)
-    if not options.no_tiles:
-        tiles: list[Any] = []
-        for value in odds.iter_action_values(state, leg, tickets=False):
-            if not tiles:
-                print(f"tile actions for seat {seat}, as they come:")
-            tiles.append(value)
+    if tile_values:
+        print(f"tile actions for seat {seat}, as they come:")
+        for value in tile_values:
             print(f"  {float(value.value):+8.4f}  {action_label(value.action)}", flush=True)
-        if tiles:
-            best = max(tiles, key=lambda v: v.value)
-            print(f"best tile action: {float(best.value):+.4f}  {action_label(best.action)}")
+        best = max(tile_values, key=lambda v: v.value)
+        print(f"best tile action: {float(best.value):+.4f}  {action_label(best.action)}")
     print(f"(all in {time.perf_counter() - start:.2f} s)", flush=True)
     estimates, interrupted = _race(state, options)
     with signals.current.deferred():

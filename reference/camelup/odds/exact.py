@@ -87,6 +87,7 @@ __all__ = [
     "action_values",
     "iter_action_values",
     "leg_odds",
+    "leg_odds_and_values",
     "race_estimates",
 ]
 
@@ -450,8 +451,8 @@ def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) ->
 
 
 def _every_layout(
-    state: State, steps: int, layouts: Sequence[tuple[Tile, ...]]
-) -> list[tuple[int, int] | None]:
+    state: State, steps: int, layouts: Sequence[tuple[Tile, ...]], with_leg: bool = False
+) -> tuple[list[tuple[int, int] | None], LegOdds | None]:
     """For each of ``layouts`` that is the other players' tiles plus one of the player to
     move's (``None`` for any other): their tile coins and their held leg tickets' value with
     those tiles on the track, in whole units of ``1 / total`` as in :class:`LegOdds`.
@@ -464,9 +465,15 @@ def _every_layout(
     where it lands: for them it is made again with their tiles, by the race kernel. A field
     sums the weights of some of the paths to one level, which together weigh at most
     ``total``, so no field overflows into the next; the final rankings too.
+
+    With ``with_leg``, when the player to move has no tile on the track (the leg as it is is
+    then the leg with the other players' tiles alone), the leg's own odds (:func:`leg_odds`) come
+    from the same pass: its weights are the lowest field (no layout's tile changes its moves),
+    its sequences are counted beside each position; otherwise the second answer is None.
     """
     seat, ruleset = state.to_move, state.ruleset
     others = tuple(t for t in state.tiles if t.owner != seat)
+    with_leg = with_leg and others == state.tiles
     shared = _SharedMoves(ruleset, others)
     chances = chances_of(ruleset, state.pyramid)
     draws = chances.draws
@@ -474,16 +481,17 @@ def _every_layout(
     width = scale[0].bit_length() + 1
     field = (1 << width) - 1
     # the layouts valued here, each with its field's shift, by the space of the player's tile
+    # (the lowest field is the leg's own, with_leg or not)
     on: dict[int, list[tuple[int, int, tuple[Tile, ...]]]] = {}
-    ones = 0
+    ones = 1
     for number, tiles in enumerate(layouts):
         added = [t for t in tiles if t not in others]
         if len(added) == 1 and added[0].owner == seat and len(tiles) == len(others) + 1:
-            on.setdefault(added[0].space, []).append((number, number * width, tiles))
-            ones |= 1 << (number * width)
+            on.setdefault(added[0].space, []).append((number, (number + 1) * width, tiles))
+            ones |= 1 << ((number + 1) * width)
     if not on:
-        return [None] * len(layouts)
-    everything = sum(field << shift for found in on.values() for _, shift, _ in found)
+        return [None] * len(layouts), None
+    everything = field + sum(field << shift for found in on.values() for _, shift, _ in found)
     keeps: dict[tuple[int, ...], int] = {}
     kept, moves_from = shared.kept_steps, shared.moves_from
     number_of, tracks = shared.number, shared.tracks
@@ -494,26 +502,53 @@ def _every_layout(
     lifts: dict[Camel | None, tuple[list[Stack], Camel, int, Stack]] = {}
     coins = [0] * len(layouts)
     finals: dict[Ranking, int] = {}
+    # the leg's own figures (with_leg): its tile payments, race end and sequences, and the
+    # number of sequences to each position, beside ``level``
+    paid: dict[int, int] = {}
+    race_end = sequences = race_end_sequences = 0
     level: list[dict[int, int]] = [{} for _ in draws]
+    counts: list[dict[int, int]] = [{} for _ in draws]
     level[-1][number_of(state.track)] = ones
+    counts[-1][number_of(state.track)] = 1
     if steps == 0:
         finals[rank(number_of(state.track))] = ones
+        sequences = 1
     for k in range(steps):
         last = k + 1 == steps
         unit = scale[k + 1]
         following: list[dict[int, int]] = [{} for _ in draws]
+        counted: list[dict[int, int]] = [{} for _ in draws]
         for mask, positions in enumerate(level):
+            counts_here = counts[mask]
             for here, packed in positions.items():
+                # the leg's own weight here: none on a track that only a layout's tile makes
+                own_weight = packed & field if with_leg else 0
+                count = counts_here.get(here, 0)
                 for die, drawn, rest in draws[mask]:
                     reached = following[rest]
+                    counting = counted[rest]
                     lifts.clear()
                     if last:  # tracks that only get ranked: not numbered, not kept
                         moves = bare_moves(tracks[here], die)
                     else:
                         moves = kept.get((here, die)) or moves_from(here, die)
-                    for face_weight, _, outcome, after, roll in moves:
+                    for face_weight, times, outcome, after, roll in moves:
                         weight = face_weight * drawn
                         landed = outcome.reached
+                        if own_weight:
+                            if outcome.payments or outcome.crossed:
+                                own = own_weight * weight * unit
+                                for payment in outcome.payments:
+                                    paid[payment.owner] = (
+                                        paid.get(payment.owner, 0) + own * payment.amount
+                                    )
+                                if outcome.crossed:
+                                    race_end += own
+                                    race_end_sequences += count * times
+                            if last or outcome.crossed:
+                                sequences += count * times
+                            else:
+                                counting[after] = counting.get(after, 0) + count * times
                         keep = keeps.get(landed)
                         if keep is None:
                             keep = everything
@@ -556,7 +591,7 @@ def _every_layout(
                                 else:
                                     track = number_of(tuple(moved))
                                     reached[track] = reached.get(track, 0) + (weighed << shift)
-        level = following
+        level, counts = following, counted
     held = state.players[seat].leg_tickets
     ticket_reward = leg.ticket_reward
     found: list[tuple[int, int] | None] = [None] * len(layouts)
@@ -568,7 +603,13 @@ def _every_layout(
                 if weight:
                     reward += weight * sum(ticket_reward(t, ranked[0], ranked[1]) for t in held)
             found[layout] = (coins[layout], reward)
-    return found
+    if not with_leg:
+        return found, None
+    kept_finals = {ranked: packed & field for ranked, packed in finals.items() if packed & field}
+    odds = _odds(
+        ruleset, scale[0], kept_finals, race_end, paid, sequences, race_end_sequences, steps
+    )
+    return found, odds
 
 
 @attrs.frozen
@@ -610,27 +651,62 @@ def action_values(
     return tuple(value for _, value in found)
 
 
+def leg_odds_and_values(
+    state: State, *, tiles: bool = True
+) -> tuple[LegOdds, tuple[ActionValue, ...]]:
+    """:func:`leg_odds` of ``state`` and the values of :func:`action_values`, here in the order
+    of ``legal_actions`` (the pyramid ticket once, at its first roll). When the player to move
+    has no tile on the track, the leg's odds come from the tile layouts' pass: the leg is
+    walked once, not twice. Raises :class:`GameOver` for a finished game."""
+    if state.is_over:
+        raise GameOver("the game is over: there is no leg to compute odds for")
+    found: list[LegOdds] = []
+    values = sorted(_values(state, None, tiles=tiles, odds_found=found.append))
+    return found[0], tuple(value for _, value in values)
+
+
 def iter_action_values(
     state: State, base: LegOdds | None = None, *, tickets: bool = True, tiles: bool = True
 ) -> Iterator[ActionValue]:
     """Every legal action of the player to move that pays within the leg, as it is worked out:
-    the leg tickets and the pyramid ticket at once from the leg's odds (``base``, computed if
-    not given), then each tile placement or move (with each side) with the tile where that
-    action would put it (the tiles are those ``apply`` leaves). All the tile layouts are valued
-    in one pass over the leg (:func:`_every_layout`). ``tickets=False`` leaves out the first
-    part, ``tiles=False`` the second."""
+    the leg tickets and the pyramid ticket from the leg's odds (``base``; if not given, computed
+    in the tile layouts' pass when it can give them), then each tile placement or move (with
+    each side) with the tile where that action would put it (the tiles are those ``apply``
+    leaves). All the tile layouts are valued in one pass over the leg (:func:`_every_layout`).
+    ``tickets=False`` leaves out the first part, ``tiles=False`` the second."""
     for _, value in _values(state, base, tickets, tiles):
         yield value
 
 
 def _values(
-    state: State, base: LegOdds | None, tickets: bool = True, tiles: bool = True
+    state: State,
+    base: LegOdds | None,
+    tickets: bool = True,
+    tiles: bool = True,
+    odds_found: Callable[[LegOdds], None] | None = None,
 ) -> Iterator[tuple[int, ActionValue]]:
-    """Each value with the index of its action in ``legal_actions``, tile actions last."""
-    odds = leg_odds(state) if base is None else base
+    """Each value with the index of its action in ``legal_actions``, tile actions last. With no
+    ``base``, the leg's odds come from the tile layouts' pass when it can give them;
+    ``odds_found`` is handed the leg's odds used."""
     seat = state.to_move
     actions = legal_actions(state)
-    tile_actions: list[tuple[int, Action]] = []
+    tile_actions = [
+        (index, action)
+        for index, action in enumerate(actions)
+        if type(action) is PlaceTile or type(action) is MoveTile
+    ]
+    every: list[tuple[int, int] | None] = []
+    layouts = []
+    odds = base
+    if tiles and tile_actions:
+        steps = _steps_left(state.ruleset, len(state.revealed), len(state.pyramid))
+        layouts = [apply(state, action).state.tiles for _, action in tile_actions]
+        every, odds = _layouts_pass(state, steps, layouts, base is None)
+        odds = base if base is not None else odds
+    if odds is None:
+        odds = leg_odds(state)
+    if odds_found is not None:
+        odds_found(odds)
     pyramid_done = False
     for index, action in enumerate(actions):
         if type(action) is TakeLegTicket:
@@ -638,37 +714,16 @@ def _values(
                 continue
             ticket = LegTicket(action.camel, state.ticket_stack(action.camel)[-1])
             yield index, ActionValue(action, odds.ticket_value(ticket))
-        elif type(action) is TakePyramidTicket:
-            if tickets and not pyramid_done:  # one action per roll: the value is the action's
-                pyramid_done = True
-                generic = TakePyramidTicket(seat, action.roll)
-                yield index, ActionValue(generic, Fraction(_pyramid_ticket_value()))
-        elif type(action) is PlaceTile or type(action) is MoveTile:
-            tile_actions.append((index, action))
+        elif type(action) is TakePyramidTicket and tickets and not pyramid_done:
+            pyramid_done = True  # one action per roll: the value is the action's
+            generic = TakePyramidTicket(seat, action.roll)
+            yield index, ActionValue(generic, Fraction(_pyramid_ticket_value()))
     if not tiles or not tile_actions:
         return
     held = state.players[seat].leg_tickets
     held_now = sum((odds.ticket_value(t) for t in held), Fraction(0))
     coins_now = odds.tile_coins(seat)
     shared = _SharedMoves(state.ruleset)
-    layouts = [apply(state, action).state.tiles for _, action in tile_actions]
-    # The layouts' pass makes some 10^5 objects with no reference cycle, most of which live
-    # until it ends: with the cyclic collector disabled while they are made (as in leg_odds), it
-    # would still scan them all once enabled again. So before it is enabled they go straight to
-    # its oldest generation, which only a full collection scans (gc.freeze, then gc.unfreeze:
-    # nothing stays frozen while the values are handed out), unless the process froze objects
-    # of its own, which unfreeze would thaw too.
-    collecting = gc.isenabled()
-    settle = collecting and gc.get_freeze_count() == 0
-    gc.disable()
-    try:
-        every = _every_layout(state, odds.steps, layouts)
-    finally:
-        if settle:
-            gc.freeze()
-            gc.unfreeze()
-        if collecting:
-            gc.enable()
     total = chances_of(state.ruleset, state.pyramid).scale(len(state.pyramid), odds.steps)[0]
     for (index, action), layout, found in zip(tile_actions, layouts, every, strict=True):
         if found is None:  # not one tile added to the others': the leg with these tiles
@@ -679,6 +734,29 @@ def _values(
             coins = Fraction(found[0], total)
             change = Fraction(found[1], total) - held_now
         yield index, ActionValue(action, coins - coins_now + change, coins, coins_now, change)
+
+
+def _layouts_pass(
+    state: State, steps: int, layouts: Sequence[tuple[Tile, ...]], with_leg: bool
+) -> tuple[list[tuple[int, int] | None], LegOdds | None]:
+    """:func:`_every_layout`, with the cyclic collector kept out of it."""
+    # The layouts' pass makes some 10^5 objects with no reference cycle, most of which live
+    # until it ends: with the cyclic collector disabled while they are made (as in leg_odds), it
+    # would still scan them all once enabled again. So before it is enabled they go straight to
+    # its oldest generation, which only a full collection scans (gc.freeze, then gc.unfreeze:
+    # nothing stays frozen while the values are handed out), unless the process froze objects
+    # of its own, which unfreeze would thaw too.
+    collecting = gc.isenabled()
+    settle = collecting and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        return _every_layout(state, steps, layouts, with_leg)
+    finally:
+        if settle:
+            gc.freeze()
+            gc.unfreeze()
+        if collecting:
+            gc.enable()
 
 
 # --- whole races -------------------------------------------------------------------------
