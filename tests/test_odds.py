@@ -506,7 +506,7 @@ def test_cli_json_gives_exact_fractions(tmp_path: Path, capsys: pytest.CaptureFi
     assert table.returncode == 0 and "leg ticket" in table.stdout
 
 
-def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(
+def test_cli_prints_tickets_first_then_tiles_and_the_time(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = build(
@@ -519,7 +519,7 @@ def test_cli_prints_tickets_first_then_tiles_as_they_come_and_the_time(
     path.write_text(dumps(state))
     lines = run_cli_completed(capsys, "odds", str(path)).stdout.splitlines()
     tickets = next(i for i, line in enumerate(lines) if line.startswith("(leg odds and tickets in"))
-    tiles = lines.index(f"tile actions for seat {state.to_move}, as they come:")
+    tiles = lines.index(f"tile actions for seat {state.to_move}:")
     assert any("leg ticket" in line for line in lines[:tickets])
     assert not any("place tile" in line for line in lines[:tiles])
     placed = [line for line in lines[tiles:] if line.startswith("  ") and "place tile on" in line]

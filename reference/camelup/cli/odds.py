@@ -140,7 +140,7 @@ def handle(options: OddsOptions) -> int:
     if state.is_over:
         return _fail("the game is over: there is no leg left to compute odds for", exits.USAGE)
     if not options.json:
-        return _print_as_they_come(state, options)
+        return _print_report(state, options)
     leg, found = odds.leg_odds_and_values(state, tiles=not options.no_tiles)
     values = sorted(found, key=lambda value: -value.value)  # as action_values: best first
     estimates, interrupted = _race(state, options)
@@ -181,10 +181,11 @@ def _finish(interrupted: exits.Interrupted | None) -> int:
     return interrupted.exit_code
 
 
-def _print_as_they_come(state: Any, options: OddsOptions) -> int:
-    """The text report: the leg odds and the values of the tickets, the tile actions one by
-    one, then the best of them and the time. The leg odds and every value come from one walk of
-    the leg (:func:`~camelup.odds.exact.leg_odds_and_values`), so all are known together."""
+def _print_report(state: Any, options: OddsOptions) -> int:
+    """The text report: the leg odds and the values of the tickets, then the tile actions and
+    the best of them, and the time. The leg odds and every value come from one walk of the leg
+    (:func:`~camelup.odds.exact.leg_odds_and_values`), so all are known together: faster in
+    all than the leg first and the tiles after it (``--no-tiles`` gives the leg alone)."""
     from camelup.model.actions import MoveTile, PlaceTile
     from camelup.odds import exact as odds
     from camelup.tools.render.odds_text import action_label, leg_table, race_table
@@ -203,7 +204,7 @@ def _print_as_they_come(state: Any, options: OddsOptions) -> int:
         print(f"  {float(value.value):+8.4f}  {action_label(value.action)}")
     print(f"(leg odds and tickets in {time.perf_counter() - start:.2f} s)", flush=True)
     if tile_values:
-        print(f"tile actions for seat {seat}, as they come:")
+        print(f"tile actions for seat {seat}:")
         for value in tile_values:
             print(f"  {float(value.value):+8.4f}  {action_label(value.action)}", flush=True)
         best = max(tile_values, key=lambda v: v.value)
