@@ -21,7 +21,7 @@ import camelup.tools.render
 from camelup import Camel, CamelUpError, Die, State, TakePyramidTicket, TileSide, Variant, apply
 from camelup.harness.adapter import run_case
 from camelup.harness.suite import Case, load_suite
-from camelup.io.codec import state_from_json, to_json
+from camelup.io.codec import action_from_json, state_from_json, to_json
 from camelup.io.terminal import use_color
 from camelup.tools.render import replay, state_svg, state_text
 from camelup.tools.render.board import camel_look, die_look, spaces_shown
@@ -158,6 +158,33 @@ def test_every_case_of_the_suite_draws_every_camel(replayed: Replays) -> None:
         assert_camels_in_place(state, parse(state_svg(state, move=frames[-1].events)))
         drawn += 1
     assert drawn > 200
+
+
+def test_replay_gives_the_positions_apply_gives_step_by_step(
+    suite_cases: dict[str, Case], replayed: Replays
+) -> None:
+    """The frames the diagrams draw (and the reference adapter's replies are built from) are
+    what the public API gives, replayed here by hand: ``apply`` on each step's action, a
+    refused step leaving the position as it was."""
+    compared = refused = 0
+    for case in suite_cases.values():
+        frames = replayed[case.id]
+        if frames is None:
+            continue
+        state = frames[0].state
+        for frame, step in zip(frames[1:], case.steps, strict=True):
+            try:
+                result = apply(state, action_from_json(step["action"]))
+            except CamelUpError as error:
+                assert frame.error is not None and frame.error.code == error.code, case.id
+                assert frame.state == state and frame.events == (), case.id
+                refused += 1
+            else:
+                assert frame.error is None, case.id
+                assert (frame.state, frame.events) == (result.state, result.events), case.id
+                state = result.state
+        compared += 1
+    assert compared > 200 and refused > 50
 
 
 def test_replay_gives_the_positions_the_conformance_adapter_gives(
