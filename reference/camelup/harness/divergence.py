@@ -518,7 +518,7 @@ def first_divergence(
         if found is None and RANKING in facets:
             found = _ranking(moment, reference, reply, want.state)
         if found is None and LEGAL_ACTIONS in facets:
-            found = _legal(moment, reference, reply, order, actions, partnerships)
+            found = _legal(moment, reference, reply, order, want.state, partnerships)
         if found is not None:
             return found
     return None
@@ -582,9 +582,7 @@ def _position(
     shown = ", ".join(pointers[:3]) + (
         f" and {len(pointers) - 3} more" if len(pointers) > 3 else ""
     )
-    where = "the given position" if moment == 0 else f"after step {moment}"
-    if moment:
-        where += f" ({describe_action(action)})"
+    where = _after(moment, action)
     first = found[0][0]
     detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
     return Divergence(
@@ -693,6 +691,13 @@ def _step_text(moment: int, action: Mapping[str, Any] | None) -> str:
     return f"step {moment} ({describe_action(action)})"
 
 
+def _after(moment: int, action: Mapping[str, Any] | None = None) -> str:
+    """``the given position``, ``after step 5``, with ``action``: ``after step 5 (...)``."""
+    if moment == 0:
+        return "the given position"
+    return f"after step {moment}" + ("" if action is None else f" ({describe_action(action)})")
+
+
 def _at(document: Any, tokens: Sequence[str]) -> Any:
     node = document
     for token in tokens:
@@ -748,9 +753,11 @@ def _legal(
     reference: Mapping[str, Any],
     body: Mapping[str, Any],
     order: Sequence[str],
-    actions: Sequence[Mapping[str, Any]],
+    position: Any,
     partnerships: bool,
 ) -> Divergence | None:
+    """The legal actions at ``moment`` against the reference's, whose position there is
+    ``position``; named after the reference's refusal of the first action listed wrongly."""
     listed = [
         a
         for a in reference["legal_actions"][str(moment)]
@@ -765,7 +772,7 @@ def _legal(
     extra = sorted(theirs.keys() - ours.keys())
     missing = sorted(ours.keys() - theirs.keys())
     clause = legal_actions_clause(
-        moments(reference)[moment].state,
+        position,
         [theirs[key] for key in extra],
         [ours[key] for key in missing],
     )
@@ -773,7 +780,7 @@ def _legal(
         what = f"{describe_action(theirs[extra[0]])} is listed but illegal"
     else:
         what = f"{describe_action(ours[missing[0]])} is legal but not listed"
-    where = "the given position" if moment == 0 else f"after step {moment}"
+    where = _after(moment)
     summary = (
         f"{where}: legal actions differ ({len(missing)} missing, {len(extra)} unexpected); {what}"
     )
@@ -803,7 +810,7 @@ def _ranking(
             clause = "rank.crossed-finish"
         else:
             clause = "rank.stack" if first == second else "rank.space"
-    where = "the given position" if moment == 0 else f"after step {moment}"
+    where = _after(moment)
     summary = (
         f"{where}: the adapter ranks {' > '.join(map(str, theirs))}; the reference"
         f" {' > '.join(ours)} (from place {place + 1})"
