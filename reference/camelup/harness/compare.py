@@ -21,6 +21,7 @@ import attrs
 
 from camelup.harness.suite import (
     ENGINE,
+    STATE_AFTER_REFUSAL,
     Case,
     Check,
     ErrorCheck,
@@ -309,9 +310,6 @@ def applicable(check: Check, capabilities: frozenset[str]) -> bool:
     if check.needs == "odds":
         return "odds" in capabilities
     return not is_solver(capabilities) and (check.needs == ENGINE or check.needs in capabilities)
-
-
-STATE_AFTER_REFUSAL = "state_after_refusal"  # a refused step's entry holds the state after it
 
 
 def missing_capabilities(case: Case, capabilities: frozenset[str]) -> list[str]:

@@ -72,6 +72,7 @@ class Problem:
 # moment (``asks``) from an adapter that declares the capability of that name. Its ``label``
 # names it in a timeline.
 ENGINE = "engine"
+STATE_AFTER_REFUSAL = "state_after_refusal"  # a refused step's entry holds the state after it
 
 
 @attrs.frozen
@@ -185,7 +186,7 @@ class UnchangedCheck:
     after: int
     index: int
     clause: str | None = None
-    needs: ClassVar[str] = "state_after_refusal"
+    needs: ClassVar[str] = STATE_AFTER_REFUSAL
     asks: ClassVar[str | None] = None
     label: ClassVar[str] = "unchanged by the refusal"
 
