@@ -57,6 +57,7 @@ finish card on it, each with a 95% confidence interval.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import random
@@ -282,7 +283,7 @@ class _SharedMoves:
         """The kept moves of ``die`` from track number ``here`` and the spaces they land on."""
         found = self.kept.get((here, die))
         if found is None:
-            steps = self.numbered(self.bare.moves(self.tracks[here], die))
+            steps = self.kept_steps.get((here, die)) or self.moves_from(here, die)
             landings = frozenset(space for step in steps for space in step[2].reached)
             found = self.kept[here, die] = (steps, landings)
         return found
@@ -424,16 +425,9 @@ def leg_odds(state: State, tiles: tuple[Tile, ...] | None = None) -> LegOdds:
     """
     if state.is_over:
         raise GameOver("the game is over: there is no leg to compute odds for")
-    # The enumeration makes some 10^5 short-lived tuples and lists and no reference cycle; the
-    # cyclic collector would only scan the growing levels again and again (about 5% of the time).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with _no_cycle_collection():
         source = _kernel_moves(state.ruleset, state.tiles if tiles is None else tiles)
         return _enumerate(state.ruleset, state.track, state.pyramid, len(state.revealed), source)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) -> LegOdds:
@@ -441,11 +435,30 @@ def _layout_odds(state: State, tiles: tuple[Tile, ...], shared: _SharedMoves) ->
     layout changes with the other layouts asked about with the same ``shared``."""
     source = shared.layout(tiles)
     root = shared.number(state.track)
+    with _no_cycle_collection():
+        return _enumerate(state.ruleset, root, state.pyramid, len(state.revealed), source)
+
+
+@contextlib.contextmanager
+def _no_cycle_collection(*, settle: bool = False) -> Iterator[None]:
+    """The cyclic collector kept out of an enumeration: it makes some 10^5 short-lived tuples
+    and lists and no reference cycle, and the collector would only scan the growing levels again
+    and again (about 5% of the time).
+
+    With ``settle``, for a pass whose objects mostly live until it ends (the layouts' pass): the
+    collector, disabled while they are made, would still scan them all once enabled again. So
+    before it is enabled they go straight to its oldest generation, which only a full collection
+    scans (gc.freeze, then gc.unfreeze: nothing stays frozen while the values are handed out),
+    unless the process froze objects of its own, which unfreeze would thaw too."""
     collecting = gc.isenabled()
+    settle = settle and collecting and gc.get_freeze_count() == 0
     gc.disable()
     try:
-        return _enumerate(state.ruleset, root, state.pyramid, len(state.revealed), source)
+        yield
     finally:
+        if settle:
+            gc.freeze()
+            gc.unfreeze()
         if collecting:
             gc.enable()
 
@@ -594,14 +607,18 @@ def _every_layout(
         level, counts = following, counted
     held = state.players[seat].leg_tickets
     ticket_reward = leg.ticket_reward
+    rewards = [
+        (packed, sum(ticket_reward(t, ranked[0], ranked[1]) for t in held))
+        for ranked, packed in finals.items()
+    ]
     found: list[tuple[int, int] | None] = [None] * len(layouts)
     for in_space in on.values():
         for layout, shift, _ in in_space:
             reward = 0
-            for ranked, packed in finals.items():
+            for packed, ticket_coins in rewards:
                 weight = (packed >> shift) & field
                 if weight:
-                    reward += weight * sum(ticket_reward(t, ranked[0], ranked[1]) for t in held)
+                    reward += weight * ticket_coins
             found[layout] = (coins[layout], reward)
     if not with_leg:
         return found, None
@@ -740,23 +757,8 @@ def _layouts_pass(
     state: State, steps: int, layouts: Sequence[tuple[Tile, ...]], with_leg: bool
 ) -> tuple[list[tuple[int, int] | None], LegOdds | None]:
     """:func:`_every_layout`, with the cyclic collector kept out of it."""
-    # The layouts' pass makes some 10^5 objects with no reference cycle, most of which live
-    # until it ends: with the cyclic collector disabled while they are made (as in leg_odds), it
-    # would still scan them all once enabled again. So before it is enabled they go straight to
-    # its oldest generation, which only a full collection scans (gc.freeze, then gc.unfreeze:
-    # nothing stays frozen while the values are handed out), unless the process froze objects
-    # of its own, which unfreeze would thaw too.
-    collecting = gc.isenabled()
-    settle = collecting and gc.get_freeze_count() == 0
-    gc.disable()
-    try:
+    with _no_cycle_collection(settle=True):
         return _every_layout(state, steps, layouts, with_leg)
-    finally:
-        if settle:
-            gc.freeze()
-            gc.unfreeze()
-        if collecting:
-            gc.enable()
 
 
 # --- whole races -------------------------------------------------------------------------
