@@ -33,6 +33,8 @@ for _camel in Camel:
     _camel.is_crazy = _camel.value.startswith("crazy-")
 
 CRAZY_CAMELS: tuple[Camel, Camel] = (Camel.CRAZY_WHITE, Camel.CRAZY_BLACK)
+# The same as a set, for a test in C on the hot paths of the rules (ranking, the crazy choice).
+CRAZY_CAMEL_SET: frozenset[Camel] = frozenset(CRAZY_CAMELS)
 
 
 class Die(IdentityEnum):

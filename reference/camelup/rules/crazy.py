@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from camelup.model.camels import CRAZY_CAMEL_SET as _CRAZY
 from camelup.model.camels import CRAZY_CAMELS, Camel
 from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.trace import implements
 from camelup.model.track import Stack
-
-_CRAZY = frozenset(CRAZY_CAMELS)
 
 
 @implements(

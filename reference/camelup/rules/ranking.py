@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from camelup.model.camels import CRAZY_CAMEL_SET as _CRAZY
 from camelup.model.camels import CRAZY_CAMELS, Camel
 from camelup.model.trace import implements
 from camelup.model.track import Stack
 
-_CRAZY = frozenset(CRAZY_CAMELS)
 _WHITE, _BLACK = CRAZY_CAMELS
 
 
