@@ -85,6 +85,25 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 OptionsT = TypeVar("OptionsT")
+AttrsT = TypeVar("AttrsT", bound=attrs.AttrsInstance)
+
+
+def options_from(
+    kind: type[AttrsT], **computed: Callable[[argparse.Namespace], object]
+) -> Callable[[argparse.Namespace], AttrsT]:
+    """A verb's ``options``: ``kind`` built field by field from the parsed argument of the same
+    name (a list as a tuple), or from ``computed[field](namespace)`` where the field is checked
+    or renamed; in the order of the fields, so the first bad option is the one reported."""
+    names = tuple(field.name for field in attrs.fields(kind))
+
+    def build(namespace: argparse.Namespace) -> AttrsT:
+        values = {}
+        for name in names:
+            value = computed[name](namespace) if name in computed else getattr(namespace, name)
+            values[name] = tuple(value) if isinstance(value, list) else value
+        return kind(**values)
+
+    return build
 
 
 @attrs.frozen

@@ -17,7 +17,7 @@ import attrs
 
 import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import Verb, read_state
+from camelup.cli.common import Verb, options_from, read_state
 from camelup.io import exits
 
 MAX_JOBS = 64  # as fuzz --jobs: more workers than that only fight over the cores
@@ -74,20 +74,6 @@ class OddsOptions:
     race: int | None
     seed: int
     jobs: int
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> OddsOptions:
-        return cls(
-            namespace.state,
-            namespace.case,
-            namespace.after,
-            namespace.suite,
-            namespace.json,
-            namespace.no_tiles,
-            namespace.race,
-            namespace.seed,
-            namespace.jobs,
-        )
 
 
 class _InputError(Exception):
@@ -257,6 +243,6 @@ VERB = Verb(
         ),
     ),
     add_arguments=add_arguments,
-    options=OddsOptions.from_namespace,
+    options=options_from(OddsOptions),
     handle=handle,
 )

@@ -15,7 +15,7 @@ from typing import IO, Any
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb, read_state
+from camelup.cli.common import Verb, options_from, read_state
 from camelup.cli.output import OutputError
 from camelup.io import exits
 from camelup.io.terminal import use_color
@@ -47,9 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--after", type=int, metavar="K", help="the position after step K (0: the given one)"
     )
     step.add_argument("--before", type=int, metavar="K", help="the position step K starts from")
-    parser.add_argument(
-        "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
-    )
+    shared.add_suite(parser)
     parser.add_argument("--format", choices=("svg", "text"), default="svg", help="default: svg")
     parser.add_argument(
         "--color",
@@ -71,19 +69,6 @@ class RenderOptions:
     format: str
     color: str
     output: str | None
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> RenderOptions:
-        return cls(
-            namespace.state,
-            namespace.case,
-            namespace.after,
-            namespace.before,
-            namespace.suite,
-            namespace.format,
-            namespace.color,
-            namespace.output,
-        )
 
 
 def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
@@ -177,6 +162,6 @@ VERB = Verb(
         ),
     ),
     add_arguments=add_arguments,
-    options=RenderOptions.from_namespace,
+    options=options_from(RenderOptions),
     handle=handle,
 )
