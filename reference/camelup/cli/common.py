@@ -19,12 +19,26 @@ from camelup.io import exits
 from camelup.io.safe_text import printable
 
 
-class UsageError(Exception):
+class Refused(Exception):
+    """A verb stops: one line on stderr (``PREFIX: message``) and ``exit_code``."""
+
+    def __init__(self, message: str, exit_code: int = exits.FAILED) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class UsageError(Refused):
     """A bad request from the command line: exit code 2, one line on stderr."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message, exits.USAGE)
 
-class InvalidSuite(Exception):
+
+class InvalidSuite(Refused):
     """The suite, a case file or an expectations file cannot be used: exit code 3."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, exits.INVALID_SUITE)
 
 
 def read_state(name: str) -> Any:
@@ -149,12 +163,9 @@ class _Bound(Generic[OptionsT]):
     def __call__(self, namespace: argparse.Namespace) -> int:
         try:
             return self.verb.handle(self.verb.options(namespace))
-        except UsageError as error:
+        except Refused as error:
             error_line(self.prefix, str(error))
-            return exits.USAGE
-        except InvalidSuite as error:
-            error_line(self.prefix, str(error))
-            return exits.INVALID_SUITE
+            return error.exit_code
 
 
 def error_line(prefix: str, message: str) -> None:
