@@ -19,12 +19,26 @@ from camelup.io import exits
 from camelup.io.safe_text import printable
 
 
-class UsageError(Exception):
+class Refused(Exception):
+    """A verb stops: one line on stderr (``PREFIX: message``) and ``exit_code``."""
+
+    def __init__(self, message: str, exit_code: int = exits.FAILED) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class UsageError(Refused):
     """A bad request from the command line: exit code 2, one line on stderr."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message, exits.USAGE)
 
-class InvalidSuite(Exception):
+
+class InvalidSuite(Refused):
     """The suite, a case file or an expectations file cannot be used: exit code 3."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, exits.INVALID_SUITE)
 
 
 def read_state(name: str) -> Any:
@@ -85,6 +99,25 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 OptionsT = TypeVar("OptionsT")
+AttrsT = TypeVar("AttrsT", bound=attrs.AttrsInstance)
+
+
+def options_from(
+    kind: type[AttrsT], **computed: Callable[[argparse.Namespace], object]
+) -> Callable[[argparse.Namespace], AttrsT]:
+    """A verb's ``options``: ``kind`` built field by field from the parsed argument of the same
+    name (a list as a tuple), or from ``computed[field](namespace)`` where the field is checked
+    or renamed; in the order of the fields, so the first bad option is the one reported."""
+    names = tuple(field.name for field in attrs.fields(kind))
+
+    def build(namespace: argparse.Namespace) -> AttrsT:
+        values = {}
+        for name in names:
+            value = computed[name](namespace) if name in computed else getattr(namespace, name)
+            values[name] = tuple(value) if isinstance(value, list) else value
+        return kind(**values)
+
+    return build
 
 
 @attrs.frozen
@@ -130,12 +163,9 @@ class _Bound(Generic[OptionsT]):
     def __call__(self, namespace: argparse.Namespace) -> int:
         try:
             return self.verb.handle(self.verb.options(namespace))
-        except UsageError as error:
+        except Refused as error:
             error_line(self.prefix, str(error))
-            return exits.USAGE
-        except InvalidSuite as error:
-            error_line(self.prefix, str(error))
-            return exits.INVALID_SUITE
+            return error.exit_code
 
 
 def error_line(prefix: str, message: str) -> None:

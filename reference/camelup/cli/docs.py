@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from camelup.cli.common import UsageError, Verb
+from camelup.cli.common import UsageError, Verb, options_from
 from camelup.io import exits
 
 HELP = "regenerate the rulings and chapter pages of docs/, or build the static site"
@@ -27,20 +27,12 @@ class BuildOptions:
     out: str | None
     check: bool
 
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> BuildOptions:
-        return cls(namespace.out, namespace.check)
-
 
 @attrs.frozen
 class SiteOptions:
     out: str
     root: str | None
     pyodide: str | None
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> SiteOptions:
-        return cls(namespace.out, namespace.root, namespace.pyodide)
 
 
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +141,7 @@ VERBS: tuple[Verb[Any], ...] = (
             (exits.USAGE, "usage error: no docs/ folder found, bad option"),
         ),
         add_arguments=_build_arguments,
-        options=BuildOptions.from_namespace,
+        options=options_from(BuildOptions),
         handle=build,
     ),
     Verb(
@@ -162,7 +154,7 @@ VERBS: tuple[Verb[Any], ...] = (
             (exits.USAGE, "usage error: no docs/ folder found (--root), OUT is not a site folder"),
         ),
         add_arguments=_site_arguments,
-        options=SiteOptions.from_namespace,
+        options=options_from(SiteOptions),
         handle=site,
     ),
 )

@@ -17,7 +17,7 @@ import attrs
 
 import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import Verb, read_state
+from camelup.cli.common import InvalidSuite, UsageError, Verb, error_line, options_from, read_state
 from camelup.io import exits
 
 MAX_JOBS = 64  # as fuzz --jobs: more workers than that only fight over the cores
@@ -32,7 +32,6 @@ leg ends or a unit crosses the line. --race N adds whole races played by dice al
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``camelup odds``."""
     parser.add_argument(
         "state", nargs="?", metavar="STATE.json", help="a canonical state JSON file ('-': stdin)"
     )
@@ -75,33 +74,6 @@ class OddsOptions:
     seed: int
     jobs: int
 
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> OddsOptions:
-        return cls(
-            namespace.state,
-            namespace.case,
-            namespace.after,
-            namespace.suite,
-            namespace.json,
-            namespace.no_tiles,
-            namespace.race,
-            namespace.seed,
-            namespace.jobs,
-        )
-
-
-class _InputError(Exception):
-    pass
-
-
-class _NoSuchCase(_InputError):
-    """A case or step that is not in the suite: a usage error, as ``render`` says too."""
-
-
-def _fail(message: str, code: int) -> int:
-    print(f"camelup odds: {message}", file=sys.stderr)
-    return code
-
 
 def _state_from_case(options: OddsOptions) -> Any:
     from camelup.model.errors import CamelUpError
@@ -111,34 +83,29 @@ def _state_from_case(options: OddsOptions) -> Any:
     assert wanted is not None  # handle calls this for a --case only
     case = shared.find(shared.load(options.suite), wanted)  # UsageError or InvalidSuite
     if not 0 <= options.after <= len(case.steps):
-        raise _NoSuchCase(f"--after {options.after}: {case.id} has steps 0 to {len(case.steps)}")
+        raise UsageError(f"--after {options.after}: {case.id} has steps 0 to {len(case.steps)}")
     try:
         frames = replay(case.ruleset, case.given, case.steps[: options.after])
     except CamelUpError:
-        raise _InputError(f"{case.where}#/given: the given position is refused") from None
+        raise InvalidSuite(f"{case.where}#/given: the given position is refused") from None
     return frames[options.after].state
 
 
 def handle(options: OddsOptions) -> int:
-    """Compute and print the odds; the exit code."""
     from camelup.io.odds_json import odds_json, race_json
     from camelup.odds import exact as odds
 
     if (options.state is None) == (options.case is None):
-        return _fail("give either STATE.json or --case ID", exits.USAGE)
+        raise UsageError("give either STATE.json or --case ID")
     if options.case is None and options.after:
-        return _fail("--after needs --case", exits.USAGE)
+        raise UsageError("--after needs --case")
     if options.race is not None and not 1 <= options.race <= MAX_RACES:
-        return _fail(f"--race N needs 1 <= N <= {MAX_RACES:,}", exits.USAGE)
+        raise UsageError(f"--race N needs 1 <= N <= {MAX_RACES:,}")
     if not 1 <= options.jobs <= MAX_JOBS:
-        return _fail(f"--jobs J needs 1 <= J <= {MAX_JOBS}", exits.USAGE)
-    try:
-        state = _state_from_case(options) if options.state is None else read_state(options.state)
-    except _InputError as error:
-        code = exits.USAGE if isinstance(error, _NoSuchCase) else exits.INVALID_INPUT
-        return _fail(str(error), code)
+        raise UsageError(f"--jobs J needs 1 <= J <= {MAX_JOBS}")
+    state = _state_from_case(options) if options.state is None else read_state(options.state)
     if state.is_over:
-        return _fail("the game is over: there is no leg left to compute odds for", exits.USAGE)
+        raise UsageError("the game is over: there is no leg left to compute odds for")
     if not options.json:
         return _print_report(state, options)
     leg, found = odds.leg_odds_and_values(state, tiles=not options.no_tiles)
@@ -177,7 +144,8 @@ def _race(state: Any, options: OddsOptions) -> tuple[Any, exits.Interrupted | No
 def _finish(interrupted: exits.Interrupted | None) -> int:
     if interrupted is None:
         return exits.OK
-    _fail(f"race interrupted ({interrupted.signal_name}): the exact odds above are complete", 0)
+    message = f"race interrupted ({interrupted.signal_name}): the exact odds above are complete"
+    error_line("camelup odds", message)
     return interrupted.exit_code
 
 
@@ -257,6 +225,6 @@ VERB = Verb(
         ),
     ),
     add_arguments=add_arguments,
-    options=OddsOptions.from_namespace,
+    options=options_from(OddsOptions),
     handle=handle,
 )

@@ -15,7 +15,7 @@ from typing import IO, Any
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb, read_state
+from camelup.cli.common import InvalidSuite, UsageError, Verb, options_from, read_state
 from camelup.cli.output import OutputError
 from camelup.io import exits
 from camelup.io.terminal import use_color
@@ -28,16 +28,7 @@ from. A step the engine rejects leaves the position unchanged, as in the conform
 """
 
 
-class _Refused(Exception):
-    """The request cannot be drawn: its exit code and one line for stderr."""
-
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare the verb's options on ``parser`` (the ``render`` subparser)."""
     parser.add_argument(
         "state", nargs="?", metavar="STATE.json", help="a state in the JSON format ('-': stdin)"
     )
@@ -47,9 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--after", type=int, metavar="K", help="the position after step K (0: the given one)"
     )
     step.add_argument("--before", type=int, metavar="K", help="the position step K starts from")
-    parser.add_argument(
-        "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
-    )
+    shared.add_suite(parser)
     parser.add_argument("--format", choices=("svg", "text"), default="svg", help="default: svg")
     parser.add_argument(
         "--color",
@@ -72,19 +61,6 @@ class RenderOptions:
     color: str
     output: str | None
 
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> RenderOptions:
-        return cls(
-            namespace.state,
-            namespace.case,
-            namespace.after,
-            namespace.before,
-            namespace.suite,
-            namespace.format,
-            namespace.color,
-            namespace.output,
-        )
-
 
 def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     """The state to draw and the events of the step that led to it."""
@@ -97,19 +73,17 @@ def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
     steps = len(case.steps)
     if options.before is not None:
         if not 1 <= options.before <= steps:
-            raise _Refused(
-                exits.USAGE, f"--before {options.before}: {case.id} has steps 1 to {steps}"
-            )
+            raise UsageError(f"--before {options.before}: {case.id} has steps 1 to {steps}")
         index, with_move = options.before - 1, False
     else:
         index = steps if options.after is None else options.after
         if not 0 <= index <= steps:
-            raise _Refused(exits.USAGE, f"--after {index}: {case.id} has steps 0 to {steps}")
+            raise UsageError(f"--after {index}: {case.id} has steps 0 to {steps}")
         with_move = True
     try:
         frames = replay(case.ruleset, case.given, case.steps[:index])
     except CamelUpError as error:
-        raise _Refused(exits.INVALID_INPUT, f"{case.where}: {error}") from None
+        raise InvalidSuite(f"{case.where}: {error}") from None
     frame = frames[index]
     return frame.state, (frame.events if with_move else ())
 
@@ -117,9 +91,9 @@ def _case_frame(options: RenderOptions) -> tuple[Any, tuple[Any, ...]]:
 def _draw(options: RenderOptions, stream: IO[str] | None) -> str:
     """The drawing as text; ``stream`` is where it goes (None: a file, never a terminal)."""
     if (options.state is None) == (options.case is None):
-        raise _Refused(exits.USAGE, "give either STATE.json or --case ID")
+        raise UsageError("give either STATE.json or --case ID")
     if options.case is None and (options.after is not None or options.before is not None):
-        raise _Refused(exits.USAGE, "--after and --before choose a step of a --case")
+        raise UsageError("--after and --before choose a step of a --case")
     if options.state is None:
         state, events = _case_frame(options)
     else:
@@ -133,30 +107,24 @@ def _draw(options: RenderOptions, stream: IO[str] | None) -> str:
 
 def handle(options: RenderOptions) -> int:
     """Draw what ``options`` asks for; one line on stderr and a non-zero code when it cannot."""
-    try:
-        if options.output is None:
-            drawing = _draw(options, sys.stdout)
-            # The SVG is a UTF-8 document whatever the terminal's locale (the text is ASCII).
-            buffer = getattr(sys.stdout, "buffer", None)
-            if buffer is None:  # a replaced stdout (tests, embedding) takes text
-                sys.stdout.write(drawing)
-            else:
-                sys.stdout.flush()
-                try:
-                    buffer.write(drawing.encode("utf-8"))
-                    buffer.flush()
-                except OSError as error:  # main's: 141 for a closed pipe, 74 otherwise
-                    raise OutputError(
-                        error.errno or errno.EIO, error.strerror or str(error)
-                    ) from None
-            return exits.OK
+    if options.output is not None:
         drawing = _draw(options, None)  # drawn first: a refusal leaves no empty file behind
         from camelup.io.outputs import write_output
 
         write_output(Path(options.output), drawing)
-    except _Refused as refusal:
-        print(f"camelup render: {refusal}", file=sys.stderr)
-        return refusal.code
+        return exits.OK
+    drawing = _draw(options, sys.stdout)
+    # The SVG is a UTF-8 document whatever the terminal's locale (the text is ASCII).
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a replaced stdout (tests, embedding) takes text
+        sys.stdout.write(drawing)
+        return exits.OK
+    sys.stdout.flush()
+    try:
+        buffer.write(drawing.encode("utf-8"))
+        buffer.flush()
+    except OSError as error:  # main's: 141 for a closed pipe, 74 otherwise
+        raise OutputError(error.errno or errno.EIO, error.strerror or str(error)) from None
     return exits.OK
 
 
@@ -177,6 +145,6 @@ VERB = Verb(
         ),
     ),
     add_arguments=add_arguments,
-    options=RenderOptions.from_namespace,
+    options=options_from(RenderOptions),
     handle=handle,
 )

@@ -15,13 +15,7 @@ import sys
 from collections.abc import Iterator
 from types import FrameType
 
-from camelup.io.exits import Interrupted
-
-HANDLED = (
-    signal.SIGINT,
-    signal.SIGTERM,
-    signal.SIGHUP,
-)  # Ctrl-C, a cancelled job, a closed terminal
+from camelup.io.exits import STOPPING, Interrupted
 
 
 class Signals:
@@ -60,9 +54,9 @@ class Signals:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
-        """Handle SIGINT and SIGTERM in this block (only the main thread can)."""
+        """Handle SIGINT, SIGTERM and SIGHUP in this block (only the main thread can)."""
         try:
-            previous = {number: signal.signal(number, self._handle) for number in HANDLED}
+            previous = {number: signal.signal(number, self._handle) for number in STOPPING}
         except ValueError:  # not the main thread, which alone can (the first call fails)
             yield
             return

@@ -11,7 +11,7 @@ import sys
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb, say
+from camelup.cli.common import Verb, options_from, say
 from camelup.io import exits
 
 
@@ -21,10 +21,6 @@ class CoverageOptions:
     format: str
     missing: bool
     families: bool = False
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> CoverageOptions:
-        return cls(namespace.suite, namespace.format, namespace.missing, namespace.families)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -89,6 +85,6 @@ VERB = Verb(
         (exits.INVALID_SUITE, "some case files could not be read (listed on stderr)"),
     ),
     add_arguments=add_arguments,
-    options=CoverageOptions.from_namespace,
+    options=options_from(CoverageOptions),
     handle=handle,
 )

@@ -11,7 +11,7 @@ import attrs
 
 import camelup.cli.colour as colour
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb, error_line
+from camelup.cli.common import Verb, error_line, options_from
 from camelup.io import exits
 from camelup.io.safe_text import printable
 
@@ -26,15 +26,6 @@ class ExplainOptions:
     case_id: str
     adapter: shared.AdapterOptions
     colour: bool
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ExplainOptions:
-        return cls(
-            namespace.suite,
-            namespace.id,
-            shared.AdapterOptions.from_namespace(namespace),
-            colour.wanted(namespace.color),
-        )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -318,6 +309,11 @@ VERB = Verb(
         (exits.ADAPTER, "the adapter could not start or does not support the case's rule set"),
     ),
     add_arguments=add_arguments,
-    options=ExplainOptions.from_namespace,
+    options=options_from(
+        ExplainOptions,
+        case_id=lambda namespace: namespace.id,
+        adapter=shared.AdapterOptions.from_namespace,
+        colour=lambda namespace: colour.wanted(namespace.color),
+    ),
     handle=handle,
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb
+from camelup.cli.common import Verb, options_from
 from camelup.io import exits
 
 HELP = (
@@ -21,19 +21,13 @@ HELP = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", metavar="DIR", help="a new or empty folder for the bundle")
-    parser.add_argument(
-        "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
-    )
+    shared.add_suite(parser)
 
 
 @attrs.frozen
 class ExportOptions:
     directory: str
     suite: str | None
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ExportOptions:
-        return cls(namespace.directory, namespace.suite)
 
 
 def handle(options: ExportOptions) -> int:
@@ -70,6 +64,6 @@ VERB = Verb(
         (exits.INVALID_SUITE, "the suite has problems (listed on stderr); nothing is exported"),
     ),
     add_arguments=add_arguments,
-    options=ExportOptions.from_namespace,
+    options=options_from(ExportOptions),
     handle=handle,
 )

@@ -7,7 +7,6 @@ import argparse
 import os
 import sys
 import textwrap
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,14 +15,13 @@ import attrs
 
 import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import UsageError, Verb, error_line
-from camelup.cli.conformance.progress import INTERVAL
+from camelup.cli.common import Refused, UsageError, Verb, error_line
+from camelup.cli.conformance.progress import ProgressLine
 from camelup.io import exits
 from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:
-    from camelup.harness.expectations import Expectations
-    from camelup.harness.fuzz import AdapterBroke, Finding, FuzzResult, Progress
+    from camelup.harness.fuzz import AdapterBroke, Finding, FuzzResult
 
 
 # Days of games at the reference's pace: a larger count is a typo, not a plan (Ctrl-C keeps the
@@ -124,54 +122,6 @@ def say(line: str) -> None:
     print(f"fuzz: {printable(line)}", file=sys.stderr, flush=True)
 
 
-class ProgressLine:
-    """Games done / total, disagreeing games and findings so far, on a terminal only."""
-
-    def __init__(self) -> None:
-        self.active = sys.stderr is not None and sys.stderr.isatty()
-        self._shown = 0.0
-
-    def update(self, state: Progress) -> None:
-        now = time.monotonic()
-        if self.active and (now - self._shown >= INTERVAL or state.done == state.total):
-            self._shown = now
-            width = len(str(state.total))
-            line = (
-                f"[{state.done:>{width}}/{state.total}] {state.disagreeing} disagreeing,"
-                f" {state.findings} finding(s)"
-            )
-            sys.stderr.write(f"\r{line}\x1b[K")
-            sys.stderr.flush()
-
-    def note(self, text: str) -> None:
-        if self.active:
-            self._shown = time.monotonic()
-            sys.stderr.write(f"\r{printable(text)}\x1b[K")
-            sys.stderr.flush()
-
-    def clear(self) -> None:
-        if self.active and self._shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-
-
-def _expectations(option: str | None) -> Expectations | None:
-    """The expectations file, or None (after its one-line error) when it cannot be used."""
-    from camelup.harness.expectations import (
-        Expectations,
-        ExpectationsError,
-        load_expectations,
-    )
-
-    if not option:
-        return Expectations()
-    try:
-        return load_expectations(Path(option))
-    except ExpectationsError as error:
-        error_line(shared.PREFIX, str(error))
-        return None
-
-
 def handle(options: FuzzOptions) -> int:
     from camelup.harness.fuzz import AdapterBroke, NoCommonRuleset, configs_for
     from camelup.harness.fuzz import fuzz as run_fuzz
@@ -180,9 +130,7 @@ def handle(options: FuzzOptions) -> int:
     configs = configs_for(options.rulesets)
     if not configs:
         raise UsageError(f"--ruleset {', '.join(options.rulesets)}: no ruleset family matches")
-    expectations = _expectations(options.expectations)
-    if expectations is None:
-        return exits.INVALID_SUITE
+    expectations = shared.expectations(options.expectations)
     client = options.adapter.client()
     progress = ProgressLine()
     gently = True
@@ -190,8 +138,7 @@ def handle(options: FuzzOptions) -> int:
         try:
             hello = client.start()
         except AdapterStartError as error:
-            error_line(shared.PREFIX, f"the adapter could not start: {error}")
-            return exits.ADAPTER
+            raise Refused(f"the adapter could not start: {error}", exits.ADAPTER) from None
         say(f"{hello.name} {hello.version}, seed {options.seed}, {options.games} game(s)")
         result = run_fuzz(
             client,
@@ -203,7 +150,11 @@ def handle(options: FuzzOptions) -> int:
             expectations=expectations,
             jobs=options.jobs,
             make_client=options.adapter.client,
-            progress=progress.update,
+            progress=lambda state: progress.show(
+                state.done,
+                state.total,
+                f"{state.disagreeing} disagreeing, {state.findings} finding(s)",
+            ),
         )
     except AdapterBroke as error:
         progress.clear()

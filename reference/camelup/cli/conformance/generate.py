@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import UsageError, Verb, error_line
+from camelup.cli.common import UsageError, Verb, error_line, options_from
 from camelup.io import exits
 
 
@@ -17,10 +17,6 @@ from camelup.io import exits
 class GenerateOptions:
     suite: str | None
     check: bool
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> GenerateOptions:
-        return cls(namespace.suite, namespace.check)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -89,6 +85,6 @@ VERB = Verb(
         ),
     ),
     add_arguments=add_arguments,
-    options=GenerateOptions.from_namespace,
+    options=options_from(GenerateOptions),
     handle=handle,
 )

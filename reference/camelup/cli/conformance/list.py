@@ -7,7 +7,7 @@ import argparse
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb, say
+from camelup.cli.common import Verb, options_from, say
 from camelup.io import exits
 
 
@@ -16,10 +16,6 @@ class ListOptions:
     suite: str | None
     filters: shared.Filters
     format: str
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ListOptions:
-        return cls(namespace.suite, shared.Filters.from_namespace(namespace), namespace.format)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +53,6 @@ VERB = Verb(
         ),
     ),
     add_arguments=add_arguments,
-    options=ListOptions.from_namespace,
+    options=options_from(ListOptions, filters=shared.Filters.from_namespace),
     handle=handle,
 )

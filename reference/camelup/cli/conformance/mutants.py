@@ -13,7 +13,7 @@ import attrs
 
 import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import UsageError, Verb, error_line
+from camelup.cli.common import InvalidSuite, Refused, UsageError, Verb, error_line
 from camelup.io import exits
 
 HELP = (
@@ -90,8 +90,7 @@ def handle(options: MutantsOptions) -> int:
     suite = shared.load(options.suite)
     if suite.problems:
         shared.report_problems(suite)
-        error_line(shared.PREFIX, f"{len(suite.problems)} problem(s) in the suite files")
-        return exits.INVALID_SUITE
+        raise InvalidSuite(f"{len(suite.problems)} problem(s) in the suite files")
     try:
         report = run_mutants(
             suite.cases,
@@ -102,12 +101,9 @@ def handle(options: MutantsOptions) -> int:
             stopped=lambda: signals.current.received,
         )
     except StaleMutant as stale:
-        error_line(shared.PREFIX, str(stale))
-        return exits.INTERNAL
+        raise Refused(str(stale), exits.INTERNAL) from None
     if report.baseline_failure is not None:
-        message = f"the unpatched reference fails the suite: {report.baseline_failure}"
-        error_line(shared.PREFIX, message)
-        return exits.FAILED
+        raise Refused(f"the unpatched reference fails the suite: {report.baseline_failure}")
     with signals.current.deferred():  # the verdicts given are printed whole, even on a signal
         for line in report.lines(options.quiet):
             print(line)

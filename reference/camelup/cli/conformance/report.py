@@ -14,7 +14,7 @@ import attrs
 
 import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import Verb, status
+from camelup.cli.common import Verb, options_from, status
 from camelup.io import exits
 
 HELP = (
@@ -47,9 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="per-case timeout for an adapter (default: %(default)g)",
     )
-    parser.add_argument(
-        "--suite", metavar="DIR", help="the suite folder (default: the bundled conformance/)"
-    )
+    shared.add_suite(parser)
 
 
 @attrs.frozen
@@ -59,17 +57,6 @@ class ReportOptions:
     check: bool
     timeout: float
     suite: str | None
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ReportOptions:
-        adapters = namespace.adapter
-        return cls(
-            None if adapters is None else tuple((c, e) for c, e in adapters),
-            namespace.out,
-            namespace.check,
-            shared.seconds("--timeout", namespace.timeout),
-            namespace.suite,
-        )
 
 
 def handle(options: ReportOptions) -> int:
@@ -137,6 +124,10 @@ VERB = Verb(
         (exits.ADAPTER, "an adapter could not start (its section says why)"),
     ),
     add_arguments=add_arguments,
-    options=ReportOptions.from_namespace,
+    options=options_from(
+        ReportOptions,
+        adapter=lambda namespace: namespace.adapter and tuple(map(tuple, namespace.adapter)),
+        timeout=lambda namespace: shared.seconds("--timeout", namespace.timeout),
+    ),
     handle=handle,
 )

@@ -163,7 +163,6 @@ def _with_registry_problems(suite: Suite) -> Suite:
 
 
 def handle(options: RunOptions) -> int:
-    from camelup.harness.expectations import Expectations, ExpectationsError, load_expectations
     from camelup.harness.reports import jsonl_case, jsonl_footer, jsonl_header, render
     from camelup.harness.runner import run_cases
 
@@ -184,13 +183,7 @@ def handle(options: RunOptions) -> int:
             cases = chosen
         else:
             status(f"--last-failed: no recorded failure among them; running all {len(cases)}")
-    expectations = Expectations()
-    if options.expectations:
-        try:
-            expectations = load_expectations(Path(options.expectations))
-        except ExpectationsError as error:
-            error_line(shared.PREFIX, str(error))
-            return exits.INVALID_SUITE
+    expectations = shared.expectations(options.expectations)
     client = options.adapter.client()
     jsonl = options.format == "jsonl"
     sink = _Sink(options.output)

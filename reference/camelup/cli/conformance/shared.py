@@ -18,6 +18,7 @@ from camelup.cli.common import InvalidSuite, UsageError
 from camelup.io.safe_text import printable
 
 if TYPE_CHECKING:  # the conformance layer is imported when a verb runs, not to build the parser
+    from camelup.harness.expectations import Expectations
     from camelup.harness.runner import Client
     from camelup.harness.suite import Case, Suite
 
@@ -74,6 +75,18 @@ def find(suite: Suite, case_id: str) -> Case:
             )
         raise UsageError(f"no case {case_id!r}{hint}")
     return case
+
+
+def expectations(option: str | None) -> Expectations:
+    """The ``--expectations`` file (none: nothing expected); InvalidSuite when it is unusable."""
+    from camelup.harness.expectations import Expectations, ExpectationsError, load_expectations
+
+    if not option:
+        return Expectations()
+    try:
+        return load_expectations(Path(option))
+    except ExpectationsError as error:
+        raise InvalidSuite(str(error)) from None
 
 
 def report_problems(suite: Suite) -> None:

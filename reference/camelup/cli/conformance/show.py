@@ -7,7 +7,7 @@ import argparse
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import Verb, say
+from camelup.cli.common import Verb, options_from, say
 from camelup.io import exits
 
 
@@ -15,10 +15,6 @@ from camelup.io import exits
 class ShowOptions:
     suite: str | None
     case_id: str
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ShowOptions:
-        return cls(namespace.suite, namespace.id)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +47,6 @@ VERB = Verb(
         (exits.INVALID_SUITE, "no case with that ID, and some case files could not be read"),
     ),
     add_arguments=add_arguments,
-    options=ShowOptions.from_namespace,
+    options=options_from(ShowOptions, case_id=lambda namespace: namespace.id),
     handle=handle,
 )

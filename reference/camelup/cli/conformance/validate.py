@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 
 import camelup.cli.conformance.shared as shared
-from camelup.cli.common import UsageError, Verb
+from camelup.cli.common import UsageError, Verb, options_from
 from camelup.io import exits
 from camelup.io.safe_text import printable
 
@@ -18,10 +18,6 @@ from camelup.io.safe_text import printable
 class ValidateOptions:
     suite: str | None
     files: tuple[str, ...]
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ValidateOptions:
-        return cls(namespace.suite, tuple(namespace.files))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +63,6 @@ VERB = Verb(
         (exits.INVALID_SUITE, "problems found, one line each on stderr (FILE#POINTER: message)"),
     ),
     add_arguments=add_arguments,
-    options=ValidateOptions.from_namespace,
+    options=options_from(ValidateOptions),
     handle=handle,
 )

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import attrs
 
-from camelup.cli.common import Verb
-from camelup.cli.spec.folder import spec_directory
+from camelup.cli.common import Verb, options_from
+from camelup.cli.spec.folder import add_spec, spec_directory
 from camelup.io import exits
 
 
 @attrs.frozen
 class CheckOptions:
     spec: str | None
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> CheckOptions:
-        return cls(spec=namespace.spec)
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", metavar="DIR", help="the spec folder (default: the bundled one)")
 
 
 def handle(options: CheckOptions) -> int:
@@ -66,7 +57,7 @@ VERB = Verb(
         (exits.FAILED, "problems found, one line each on stderr"),
         (exits.USAGE, "usage error: bad option, no such folder"),
     ),
-    add_arguments=add_arguments,
-    options=CheckOptions.from_namespace,
+    add_arguments=add_spec,
+    options=options_from(CheckOptions),
     handle=handle,
 )

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from camelup.cli.common import UsageError
+
+
+def add_spec(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spec", metavar="DIR", help="the spec folder (default: the bundled one)")
 
 
 def spec_directory(option: str | None, *, rulings: bool = False) -> Path:

@@ -6,17 +6,13 @@ import argparse
 
 import attrs
 
-from camelup.cli.common import UsageError, Verb, say
+from camelup.cli.common import UsageError, Verb, options_from, say
 from camelup.io import exits
 
 
 @attrs.frozen
 class ShowOptions:
     clause: str
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> ShowOptions:
-        return cls(clause=namespace.id)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +51,6 @@ VERB = Verb(
         (exits.USAGE, "usage error: bad option, no clause with that ID"),
     ),
     add_arguments=add_arguments,
-    options=ShowOptions.from_namespace,
+    options=options_from(ShowOptions, clause=lambda namespace: namespace.id),
     handle=handle,
 )

@@ -3,26 +3,16 @@ bundled spec, the ruleset schema's enums from the model."""
 
 from __future__ import annotations
 
-import argparse
-
 import attrs
 
-from camelup.cli.common import Verb
-from camelup.cli.spec.folder import spec_directory
+from camelup.cli.common import Verb, options_from
+from camelup.cli.spec.folder import add_spec, spec_directory
 from camelup.io import exits
 
 
 @attrs.frozen
 class SyncOptions:
     spec: str | None
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> SyncOptions:
-        return cls(spec=namespace.spec)
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", metavar="DIR", help="the spec folder (default: the bundled one)")
 
 
 def handle(options: SyncOptions) -> int:
@@ -47,7 +37,7 @@ VERB = Verb(
         (exits.OK, "the back-links are written (the files that changed are listed)"),
         (exits.USAGE, "usage error: bad option, no such folder, not a spec folder"),
     ),
-    add_arguments=add_arguments,
-    options=SyncOptions.from_namespace,
+    add_arguments=add_spec,
+    options=options_from(SyncOptions),
     handle=handle,
 )

@@ -8,17 +8,13 @@ from pathlib import Path
 
 import attrs
 
-from camelup.cli.common import Verb
+from camelup.cli.common import Verb, options_from
 from camelup.io import exits
 
 
 @attrs.frozen
 class TraceOptions:
     quiet: bool
-
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> TraceOptions:
-        return cls(quiet=namespace.quiet)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,6 +70,6 @@ VERB = Verb(
         (exits.USAGE, "usage error: bad option"),
     ),
     add_arguments=add_arguments,
-    options=TraceOptions.from_namespace,
+    options=options_from(TraceOptions),
     handle=handle,
 )
