@@ -53,6 +53,7 @@ from camelup.harness.attribution import (
     MISSING,
     Attribution,
     differences,
+    in_force,
     legal_actions_clause,
     refusal_clause,
 )
@@ -244,13 +245,13 @@ def judge(
     if len(case.steps) < MIN_STEPS and not mismatches:
         return Judged(())  # nothing to name, nothing to silence
     reference = reference_reply(case)
-    found = case_divergence(case, reply, reference)
+    found = case_divergence(case, reply, reference, capabilities=capabilities)
     while (
         found is not None and found.events_only and all(m.after != found.moment for m in mismatches)
     ):
         # The same position reached by another account of the step: it names the checks that
         # fail there, and fails no case by itself.
-        found = case_divergence(case, reply, reference, found.moment + 1)
+        found = case_divergence(case, reply, reference, found.moment + 1, capabilities)
     if found is None:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS:
@@ -497,7 +498,12 @@ def first_divergence(
             continue  # refused alike: both positions stay as they were
         if got.error is not None:
             cited = got.error.get("clause")
-            known = with_error_clauses and isinstance(cited, str) and known_clause(cited)
+            known = (
+                with_error_clauses
+                and isinstance(cited, str)
+                and known_clause(cited)
+                and in_force(cited, wire["ruleset"])
+            )
             clause = refusal_clause(cited, known, events, _fallback(action, primary))
             where = _step_text(moment, action)
             summary = f"{where} was refused: {error_text(got.error)}; the reference accepts it"
@@ -512,7 +518,19 @@ def first_divergence(
                 error=got.error,
                 explained=clause != primary,
             )
-        found = _position(wire, moment, theirs, got, events, reply, facets, depth, primary, exact)
+        found = _position(
+            wire,
+            moment,
+            theirs,
+            got,
+            events,
+            reply,
+            facets,
+            depth,
+            primary,
+            exact,
+            "event_clauses" in capabilities,
+        )
         if found is None and moment and EVENTS in facets:
             found = _events(moment, events, got.events or [], capabilities, reply, action)
         if found is None and RANKING in facets:
@@ -535,8 +553,10 @@ def _position(
     depth: int | None,
     primary: str | None,
     exact: bool,
+    event_clauses: bool,
 ) -> Divergence | None:
-    """The state facet at ``moment`` (not refused on either side)."""
+    """The state facet at ``moment`` (not refused on either side); with ``event_clauses``, the
+    clauses the adapter's events cite are its account of the step."""
     want_state = theirs[moment].state
     before = theirs[moment - 1].state if moment else None
     action = wire["steps"][moment - 1]["action"] if moment else None
@@ -545,7 +565,7 @@ def _position(
     # then shows in, and a divergence even when the position comes out the same.
     reported = got.events if moment and EVENTS not in facets else None
     cause = (
-        first_event_cause(events, reported, before, want_state)
+        first_event_cause(events, reported, before, want_state, cited=event_clauses)
         if isinstance(reported, list)
         else None
     )
@@ -823,17 +843,22 @@ def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
 
 
 def case_divergence(
-    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any], since: int = 0
+    case: Case,
+    reply: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    since: int = 0,
+    capabilities: frozenset[str] = frozenset(),
 ) -> Divergence | None:
     """The runner's first divergence of ``reply`` from the reference's reply to ``case``: the
     positions (facet ``state``) from ``since`` on, a clause read from nothing being the case's;
-    ``reply`` has passed the schema, so ``==`` tells equal states."""
+    ``reply`` has passed the schema, so ``==`` tells equal states. The clauses its events cite
+    are read when the adapter's ``capabilities`` declare ``event_clauses``."""
     wire = {"ruleset": case.ruleset, "given": case.given, "steps": case.steps}
     return first_divergence(
         wire,
         reference,
         reply,
-        CITED,
+        CITED | (capabilities & {"event_clauses"}),
         facets=RUNNER,
         depth=None,
         primary=case.primary_clause,

@@ -46,7 +46,7 @@ from typing import Any
 
 import attrs
 
-from camelup.harness.compare import compact, normalise, same
+from camelup.harness.compare import choice_clause, compact, normalise, same
 
 _MOVES = ("unit_moved", "whirlwind_step")
 _FIRST_SPACE = 1
@@ -62,11 +62,17 @@ class EventCause:
 
 
 def first_event_cause(
-    ours: Sequence[Any], theirs: Sequence[Any], before: Any, after: Any
+    ours: Sequence[Any],
+    theirs: Sequence[Any],
+    before: Any,
+    after: Any,
+    *,
+    cited: bool = False,
 ) -> EventCause | None:
     """The first of the reference's events ``ours`` that the adapter's ``theirs`` departs
     from (``before``, ``after``: the reference's positions around the step), or None when
-    they agree."""
+    they agree. With ``cited`` (the adapter declares ``event_clauses``), the rule an event of
+    the adapter's cites is its account of which rule decided it (:func:`choice_clause`)."""
     if ours == theirs:
         return None  # the common case, decided without normalising
     ours = [e for e in ours if isinstance(e, dict)]
@@ -80,6 +86,8 @@ def first_event_cause(
         clause = str(mine.get("clause", ""))
         if isinstance(other, dict) and other.get("type") == mine.get("type"):
             clause = _kind_of_difference(ours, theirs, index, other, before, after) or clause
+            if cited:
+                clause = choice_clause(mine, other) or clause
             if clause == "rank.crossed-finish" and "rank.stack" in _rankings(ours, theirs, after):
                 clause = "rank.stack"  # one rule for every stack, the crossed one's included
         elif _leg_ended_alone(ours, theirs, index):
@@ -153,6 +161,9 @@ def _kind_of_difference(
             return "final.pile-sequence"
         if (mine.get("owner"), mine.get("camel")) != (other.get("owner"), other.get("camel")):
             return "final.pile-order"
+        settled = _settled_clause(ours, theirs, index, before)
+        if settled is not None:
+            return settled
         if mine.get("amount") == other.get("amount") == other.get("paid") != mine.get("paid"):
             return "money.floor"  # the whole loss taken
         if _pays(mine) != _pays(other):  # a card judged right on one side, wrong on the other
@@ -161,12 +172,53 @@ def _kind_of_difference(
             if found is None and place == "loser_camel":
                 return "final.loser"  # the loser reported alike, its pile scored on another
             return found
+        if mine.get("correct") == other.get("correct") and mine.get("amount") != other.get("amount"):
+            # The card judged alike, worth another amount: the rule of what such a card is worth.
+            return "final.correct-pays" if mine.get("correct") else "final.wrong-costs"
     if kind == "game_ended":
         for place in _PLACES["game_ended"]:
             found = _final_camel_clause(ours, theirs, after, place)
             if found is not None:
                 return found
     return None
+
+
+def _settled_clause(
+    ours: Sequence[Mapping[str, Any]], theirs: Sequence[Any], index: int, before: Any
+) -> str | None:
+    """A finish card of the same worth paid otherwise, its owner holding other cards of the
+    pile: one of them worth another amount, judged alike (netted, their sum is paid at the
+    first: the rule of what that card is worth, ``final.correct-pays`` or
+    ``final.wrong-costs``); else the cards settled otherwise, one by one where the rule set nets
+    them (``final.net``) or netted where each is paid at its own place in the order
+    (``final.wrong-costs``, which says so). None for any other difference."""
+    mine, other = ours[index], theirs[index]
+    amount, their_paid = mine.get("amount"), other.get("paid")
+    if amount != other.get("amount") or mine.get("paid") == their_paid:
+        return None
+    owner = (mine.get("pile"), mine.get("owner"))
+    cards = [
+        (e, theirs[number] if number < len(theirs) else None)
+        for number, e in enumerate(ours)
+        if e.get("type") == "finish_card_scored" and (e.get("pile"), e.get("owner")) == owner
+    ]
+    for card, their_card in cards:
+        if (
+            isinstance(their_card, dict)
+            and (card.get("camel"), card.get("correct"))
+            == (their_card.get("camel"), their_card.get("correct"))
+            and card.get("amount") != their_card.get("amount")
+        ):
+            return "final.correct-pays" if card.get("correct") else "final.wrong-costs"
+    amounts = [card.get("amount") for card, _ in cards]
+    if len(amounts) < 2 or not all(isinstance(a, int) for a in amounts):
+        return None
+    net = sum(amounts)
+    if net == amount:
+        return None
+    if _variant(before, "final-scoring-net"):
+        return "final.net" if their_paid == amount else None
+    return "final.wrong-costs" if their_paid == net else None
 
 
 def _final_camel_clause(
