@@ -577,7 +577,7 @@ def _position(
         expected = normalise(want_state, (), order)
         actual = normalise(got.state, (), order)
         found = list(differences(expected, actual, depth))
-    if cause is not None:
+    if cause is not None and not _ranked_as_its_track(events, reported, cause.index, got, found):
         return _diverged(found, moment, cause.clause, cause.index, reply)
     if not found:
         return None
@@ -618,6 +618,36 @@ def _position(
         tuple(g for _, _, g in found),
         explained=attribution.explained(named),
         explained_at=tuple(attribution.explained([n]) for n in named),
+    )
+
+
+def _ranked_as_its_track(
+    ours: Sequence[Mapping[str, Any]],
+    theirs: Any,
+    index: int,
+    got: Moment,
+    found: Sequence[tuple[tuple[str, ...], Any, Any]],
+) -> bool:
+    """Whether the first event the adapter reports otherwise (number ``index``) is a scoring
+    that ranks the camels otherwise exactly as the ranking rules rank the adapter's own track,
+    which differs from the reference's: the ranking was kept, the track is at fault (the
+    events reported alike before it), and its members name the rule."""
+    if not any(tokens[:1] == ("track",) for tokens, _, _ in found) or got.state is None:
+        return False
+    mine = ours[index] if index < len(ours) else None
+    other = theirs[index] if isinstance(theirs, list) and index < len(theirs) else None
+    if not isinstance(mine, dict) or not isinstance(other, dict):
+        return False
+    places = {"leg_scored": (0, 1), "game_ended": (0, -1)}.get(str(mine.get("type")))
+    names = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+    if places is None or other.get("type") != mine.get("type"):
+        return False
+    keys = names[str(mine.get("type"))]
+    if all(mine.get(key) == other.get(key) for key in keys):
+        return False
+    ranked = ranking_of(got.state)
+    return len(ranked) >= 2 and all(
+        other.get(key) == ranked[place] for key, place in zip(keys, places, strict=True)
     )
 
 
