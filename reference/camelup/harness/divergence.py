@@ -263,7 +263,8 @@ def judge(
     own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
     folded = [m for m in mismatches if m.after == found.moment and m.check in own]
     if found.event is None and (
-        not found.explained or any(refines(m.clause, found.clause) for m in folded)
+        not found.explained
+        or (found.moment > 0 and any(refines(m.clause, found.clause) for m in folded))
     ):
         found = with_checks_clauses(found, folded)
     mismatch = found.mismatch(case)
@@ -283,7 +284,8 @@ def named_by_events(mismatch: Mismatch, found: Divergence, case: Case) -> Mismat
     clause, explained = found.clause, found.explained
     if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
         clause, explained = found.clause_at(mismatch.pointer)
-    sibling = found.event is None and refines(mismatch.clause, clause)
+    # At a setup the rule named is that of the member itself (no family's whole): it says most.
+    sibling = found.event is None and found.moment > 0 and refines(mismatch.clause, clause)
     if not explained or mismatch.clause == clause or sibling:
         return mismatch
     note = _naming_note(found.moment, clause, mismatch.clause)
