@@ -47,6 +47,8 @@ from typing import Any
 import attrs
 
 from camelup.harness.compare import choice_clause, compact, normalise, same
+from camelup.model.ruleset import Module
+from camelup.model.track import WHIRLWIND_SPACES
 
 _MOVES = ("unit_moved", "whirlwind_step")
 _FIRST_SPACE = 1
@@ -172,7 +174,8 @@ def _kind_of_difference(
             if found is None and place == "loser_camel":
                 return "final.loser"  # the loser reported alike, its pile scored on another
             return found
-        if mine.get("correct") == other.get("correct") and mine.get("amount") != other.get("amount"):
+        judged_alike = mine.get("correct") == other.get("correct")
+        if judged_alike and mine.get("amount") != other.get("amount"):
             # The card judged alike, worth another amount: the rule of what such a card is worth.
             return "final.correct-pays" if mine.get("correct") else "final.wrong-costs"
     if kind == "game_ended":
@@ -269,6 +272,8 @@ def _move_clause(
     origin, destination, theirs = spaces
     if crazy:
         found = _crazy_crossing_clause(origin, destination, theirs)
+        if found is None and theirs < origin and theirs != destination:
+            found = _crazy_whirlwind_clause(origin, destination, before)
         return "crazy.wrap" if found and _variant(before, "crazy-finish-needs-racing") else found
     tiles = {t.get("space") for t in _tiles(before)}
     if origin < theirs < destination and theirs in tiles:
@@ -290,6 +295,19 @@ def _crazy_crossing_clause(origin: int, destination: int, theirs: int) -> str | 
         return "crazy.no-wrap"
     if destination > origin and theirs <= _FIRST_SPACE:  # the reference wrapped it round
         return "crazy.wrap"
+    return None
+
+
+def _crazy_whirlwind_clause(origin: int, destination: int, before: Any) -> str | None:
+    """A crazy-led unit's move put down elsewhere on its own way (counterclockwise), its path
+    through the whirlwind of a game that plays it: the rule that such a unit steps by number,
+    ignoring the arrows (``whirlwind.crazy-by-number``); else None."""
+    ruleset = before.get("ruleset") if isinstance(before, dict) else None
+    modules = ruleset.get("modules") if isinstance(ruleset, dict) else None
+    if not isinstance(modules, list) or Module.WHIRLWIND.value not in modules:
+        return None
+    if any(destination <= space <= origin for space in WHIRLWIND_SPACES):
+        return "whirlwind.crazy-by-number"
     return None
 
 
