@@ -277,13 +277,14 @@ def judge(
 
 def named_by_events(mismatch: Mismatch, found: Divergence, case: Case) -> Mismatch:
     """``mismatch`` named after ``found``, the first divergence, when it fails at that moment
-    and the reference's events there explain it (a check names the clause its case is about,
-    the events the rule that went otherwise); its diff says which clause the check names."""
-    if mismatch.after != found.moment:
+    or later (its consequence) and the reference's events there explain it (a check names the
+    clause its case is about, the events the rule that went otherwise); its diff says which
+    clause the check names."""
+    if mismatch.after < found.moment:
         return mismatch
     clause, explained = found.clause, found.explained
-    if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
-        clause, explained = found.clause_at(mismatch.pointer)
+    if mismatch.pointer is not None and mismatch.after == found.moment:
+        clause, explained = found.clause_at(mismatch.pointer)  # that of the member it looks at
     # At a setup the rule named is that of the member itself (no family's whole): it says most.
     sibling = found.event is None and found.moment > 0 and refines(mismatch.clause, clause)
     if not explained or mismatch.clause == clause or sibling:

@@ -422,8 +422,9 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
         if mine.get(place) != other.get(place):
             return ranking_clause(after, mine.get(place), other.get(place))
     theirs = {s.get("player"): s for s in other.get("scores", []) if isinstance(s, dict)}
-    for score in mine.get("scores", []):
-        got = theirs.get(score.get("player"))
+    pairs = [(score, theirs.get(score.get("player"))) for score in mine.get("scores", [])]
+    # Every seat's ticket rewards first: a partner's bonus copies them, a total adds them up.
+    for score, got in pairs:
         if not isinstance(got, dict):
             return None
         rewards = [t.get("reward") for t in score.get("tickets", [])]
@@ -436,6 +437,9 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
                         mine.get("leader"): "leg.score.leader",
                         mine.get("second"): "leg.score.second",
                     }.get(camel, "leg.score.others")
+            return None
+    for score, got in pairs:
+        if not isinstance(got, dict):
             return None
         if score.get("partner_bonus") != got.get("partner_bonus"):
             return "partner.copy-best"
