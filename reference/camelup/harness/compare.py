@@ -660,7 +660,7 @@ def choice_clause(mine: Mapping[str, Any], other: Mapping[str, Any]) -> str | No
     event."""
     if mine.get("type") != "crazy_camel_chosen" or other.get("type") != mine.get("type"):
         return None
-    ours, theirs = mine.get("clause"), other.get("clause")
+    ours, theirs = str(mine.get("clause")), str(other.get("clause"))
     if ours == theirs or ours not in CHOOSING or theirs not in CHOOSING:
         return None
     return min(ours, theirs, key=CHOOSING.index)

@@ -455,8 +455,10 @@ def first_divergence(
 
     A state difference lists every differing member at most ``depth`` levels down; a clause
     read from nothing of the step is ``primary`` (a case's own), else the clause of the action.
-    A refusal names the clause it cites when the adapter declared ``error_clauses`` and
-    ``known_clause`` knows it. Without ``partnerships`` (an adapter that plays 6-8 players
+    A refusal names the clause it cites when the adapter declared ``error_clauses``,
+    ``known_clause`` knows it and it holds under the case's rule set
+    (:func:`camelup.harness.attribution.in_force`: not a variant's the rule set does not play).
+    Without ``partnerships`` (an adapter that plays 6-8 players
     without partnership cards) the reference's ``form_partnership`` actions are left out of its
     legal actions. Without ``exact``, states equal by Python's ``==`` are taken as alike (a
     boolean for a number is not told apart: right for replies that passed the state schema,

@@ -4,8 +4,9 @@ A step's events are the reference's account of how it went, in order: the die, t
 moved, the tile it landed on, the payment, the leg's scoring... When the adapter reports its own
 events (capability ``events``), the earliest of them that departs from the reference's is the
 first rule that went otherwise: everything after it (a camel that then lands elsewhere, a
-ranking, the money) is its consequence. The adapter's ``clause`` members are never read (it may
-have none); what differs within the event says which rule decided it:
+ranking, the money) is its consequence. The adapter's ``clause`` members are read only when it
+declares ``event_clauses``, and only for the choice of a crazy camel (below); what differs within
+the event says which rule decided it:
 
 * a move (``unit_moved``, ``whirlwind_step``) of the same camels in another order: the rule
   that every unit keeps its order (``move.stack.carry``, a crazy camel's too); camels below the
@@ -19,21 +20,29 @@ have none); what differs within the event says which rule decided it:
   ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
   the line: ``end.crossing.racing``; a crazy-led unit wrapped round or held on 1 where the
   reference crosses the line (``crazy.no-wrap``), or the reverse (``crazy.wrap``, which
-  decides both under its variant); a tile's push
+  decides both under its variant); a crazy-led unit put down elsewhere on its way through the
+  whirlwind of a game that plays it (``whirlwind.crazy-by-number``); a tile's push
   reported otherwise (:func:`_push_clause`); a move reported whole where the reference takes
   whirlwind steps, and going elsewhere: the move's own rule (the die's move is its
   ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
 * leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg scoring at
   the race's end, else the step's pyramid ticket); another leader or second, the ranking rule that
   orders them (:func:`ranking_clause`; the unit past the line in another order, with a stack on the
-  track too: ``rank.stack``, the order of every stack); a ticket's reward, the rule for its camel's
-  place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a partner's bonus
+  track too: ``rank.stack``, the order of every stack); a ticket's reward (any seat's, before any
+  partner's bonus, which copies one), the rule for its camel's place (``leg.score.leader``,
+  ``leg.score.second``, ``leg.score.others``); a partner's bonus
   (``partner.copy-best``); the same total paid whole where the reference's floor cut it short
   (``money.floor``); a total that is not the reported parts, pyramid tickets at 1 each
   (``leg.score.pyramid``), or short of one part (``partner.copy-best``);
 * final scoring (``finish_card_scored``): a card of the other pile first
-  (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
-  amount paid whole where the floor cut it short (``money.floor``);
+  (``final.pile-sequence``), another card of the same pile (``final.pile-order``), a card judged
+  alike worth another amount, itself or another of its owner's in a netted pile
+  (``final.correct-pays``, ``final.wrong-costs``), its owner's cards settled one by one where
+  the rule set nets them (``final.net``) or netted where each is paid at its own place
+  (``final.wrong-costs``), the same amount paid whole where the floor cut it short
+  (``money.floor``);
+* a crazy camel chosen by another rule (``event_clauses``; the same camel or another): the first
+  of the two rules in the order they are tried (``crazy.select.precedence``);
 * a leg scored (and the next begun) on one side only, the race going on: the edition's rule
   for when a leg ends (``leg.end.first``, ``leg.end.second``);
 * anything else, and an event the adapter leaves out: the reference event's own clause.
@@ -214,9 +223,10 @@ def _settled_clause(
         ):
             return "final.correct-pays" if card.get("correct") else "final.wrong-costs"
     amounts = [card.get("amount") for card, _ in cards]
-    if len(amounts) < 2 or not all(isinstance(a, int) for a in amounts):
+    numbers = [a for a in amounts if isinstance(a, int)]
+    if len(amounts) < 2 or len(numbers) < len(amounts):
         return None
-    net = sum(amounts)
+    net = sum(numbers)
     if net == amount:
         return None
     if _variant(before, "final-scoring-net"):
