@@ -132,3 +132,67 @@ def test_a_wrong_engine_is_named_after_the_rule_its_reply_shows(
         [result] = run_cases([case], InProcessReference()).results
     assert result.verdict == "failed"
     assert {m.clause for m in result.mismatches} == {clause}
+
+
+@pytest.mark.parametrize(
+    ("mutant", "case_id", "clause"),
+    [
+        # a wrong card of a netted pile worth 0: the netted sum on its first card differs
+        ("final-wrong-card-free", "final.net/netted-at-zero", "final.wrong-costs"),
+        # a correct card worth another amount, netted with a wrong card before it
+        ("final-wrong-card-takes-payout", "final.net/per-pile-winner-first", "final.correct-pays"),
+        # netted where each card is paid at its own place
+        ("final-netted-by-default", "generated.first-whirlwind/21", "final.wrong-costs"),
+        # card by card where the rule set nets (not the floor: the loss is not cut short)
+        ("final-net-variant-ignored", "generated.second-final-scoring-net/71", "final.net"),
+        # a refusal citing the rule of a variant the rule set does not play
+        ("tile-own-old-space-blocks", "generated.second/14", "tile.move.different-space"),
+        # another crazy camel chosen by a rule tried before the reference's (the colour)
+        (
+            "crazy-top-of-other-with-gap",
+            "crazy.select.top-of-other/racing-camel-between-is-not-on-top",
+            "crazy.select.top-of-other",
+        ),
+        # the same camel, the rule the adapter cites for it tried first: it applied it wrongly
+        (
+            "crazy-top-of-other-with-gap",
+            "crazy.select.colour/between-and-above-black",
+            "crazy.select.top-of-other",
+        ),
+        # the same camel, chosen by a rule tried after the reference's: the reference's missed
+        (
+            "crazy-carrier-direct-only",
+            "crazy.select.top-of-other/racing-on-top",
+            "crazy.select.only-carrier",
+        ),
+        # a crazy camel stepping through the whirlwind by the arrows
+        (
+            "whirlwind-crazy-follows-arrows",
+            "whirlwind.crazy-by-number/nine-to-six",
+            "whirlwind.crazy-by-number",
+        ),
+        # a leader scored as the adapter's own track ranks it: the landing is at fault
+        ("unit-lands-underneath", "leg.end.first/after-tile-step", "move.unit.lands-on-top"),
+        ("tile-backward-turns-unit-over", "generated.first/3", "tile.land.backward"),
+        # at a setup, the rule of the member (not the check's sibling setup clause)
+        ("setup-stack-reversed", "setup.racing-camels/start-on-die-value", "setup.stack-order"),
+        ("setup-racing-one-ahead", "setup.stack-order/one-space", "setup.racing-camels"),
+        # a one-step case whose step fails after its setup diverged
+        (
+            "setup-start-seat-zero",
+            "setup.partnership-cards/five-players-none",
+            "setup.start-player",
+        ),
+        # a partner's bonus that copies a ticket's reward scored otherwise: the ticket's rule
+        ("leg-second-pays-nothing", "generated.second-whirlwind/34", "leg.score.second"),
+    ],
+)
+def test_the_first_mismatch_names_the_rule_the_reply_shows(
+    mutant: str, case_id: str, clause: str
+) -> None:
+    case = load_suite().find(case_id)
+    assert case is not None
+    with mutants.applied(CATALOGUE[mutant]):
+        [result] = run_cases([case], InProcessReference()).results
+    assert result.verdict == "failed"
+    assert result.mismatches[0].clause == clause

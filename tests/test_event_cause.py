@@ -329,3 +329,45 @@ def test_a_ranking_given_otherwise_names_the_rule_of_its_first_difference(
     }
     want = ["blue", "green", "yellow", "red", "orange", "white"]
     assert ranking_order_clause(position, want, got) == clause
+
+
+CHOSEN = {"type": "crazy_camel_chosen", "camel": "crazy-white", "clause": "crazy.select.colour"}
+
+
+@pytest.mark.parametrize(
+    ("theirs", "cited", "clause"),
+    [
+        # the adapter's exception applied where the reference's colour rule holds
+        (
+            {"camel": "crazy-black", "clause": "crazy.select.top-of-other"},
+            True,
+            "crazy.select.top-of-other",
+        ),
+        # its clauses not declared (no event_clauses): the reference's rule
+        (
+            {"camel": "crazy-black", "clause": "crazy.select.top-of-other"},
+            False,
+            "crazy.select.colour",
+        ),
+        # a clause of no rule that chooses: the reference's rule
+        ({"camel": "crazy-black", "clause": "turn.order"}, True, "crazy.select.colour"),
+    ],
+)
+def test_a_crazy_camel_chosen_by_another_rule_names_the_rule_tried_first(
+    theirs: dict[str, Any], cited: bool, clause: str
+) -> None:
+    found = first_event_cause([DIE, CHOSEN], [DIE, CHOSEN | theirs], BEFORE, BEFORE, cited=cited)
+    assert found is not None and found.clause == clause
+
+
+def test_in_force_knows_the_rule_sets_and_variants_of_a_clause() -> None:
+    from camelup.harness.attribution import in_force
+
+    first = {"edition": "first", "modules": [], "variants": []}
+    assert in_force("tile.move.different-space", first)
+    assert not in_force("tile.move.old-space-blocks", first)  # a variant not played
+    assert in_force(
+        "tile.move.old-space-blocks", first | {"variants": ["tile-move-old-space-blocks"]}
+    )
+    assert not in_force("partner.six-plus", first)  # second edition only
+    assert not in_force("no.such-clause", first)

@@ -548,6 +548,21 @@ def refusal_clause(cited: Any, known: bool, events: Sequence[Any], fallback: str
     return fallback
 
 
+def in_force(clause: str, ruleset: Mapping[str, Any]) -> bool:
+    """Whether the spec's ``clause`` holds under ``ruleset`` (the wire's): its rule sets name the
+    edition or a module played, and its variant, if it has one, is played. A refusal citing a
+    rule that does not hold there (a variant's, say) names the rule that does."""
+    from camelup.spec.registry import load_registry
+
+    registry = load_registry()
+    if clause not in registry.clause_ids:
+        return False
+    found = registry.clause(clause)
+    played = {ruleset.get("edition"), *(ruleset.get("modules") or ())}
+    variants = ruleset.get("variants") or ()
+    return bool(found.rule_sets & played) and (found.variant is None or found.variant in variants)
+
+
 def refused_with(position: Any, action: Mapping[str, Any]) -> str:
     """The clause the reference refuses ``action`` with at ``position`` (a state, JSON), or the
     rule of the action's kind when it accepts it: computed with any mutant's patch lifted."""

@@ -597,6 +597,8 @@ def _compare_events(
             and isinstance(expected[first].get("clause"), str)
         ):
             clause = expected[first]["clause"]
+            if with_clause:
+                clause = _cited_otherwise(expected[first], actual[first : first + 1]) or clause
         summary = (
             f"{moment_text(case, check.after)}: events differ from event #{first}"
             f" ({len(expected)} expected, {len(actual)} reported)"
@@ -628,6 +630,8 @@ def _compare_events(
         if position == len(actual):
             if check.clause is None and isinstance(want.get("clause"), str):
                 clause = want["clause"]
+                if with_clause:
+                    clause = _cited_otherwise(want, actual) or clause
             summary = (
                 f"{moment_text(case, check.after)}: expected event #{number} ({want.get('type')})"
                 " not found in order among the events"
@@ -640,6 +644,35 @@ def _compare_events(
             shown = [_event_view(g, list(want)) for g in actual]
             return Mismatch(check.after, clause, summary, diff, check.index, None, want, shown)
         position += 1
+    return None
+
+
+# The rules that choose the crazy camel that moves, in the order they are tried
+# (crazy.select.precedence): the exceptions first, the colour of the number last.
+CHOOSING = ("crazy.select.only-carrier", "crazy.select.top-of-other", "crazy.select.colour")
+
+
+def choice_clause(mine: Mapping[str, Any], other: Mapping[str, Any]) -> str | None:
+    """The rule behind a crazy camel chosen by another rule than the reference's (the same camel
+    or another), each side citing one of the rules that choose (:data:`CHOOSING`): the first of
+    the two in the order they are tried, the one whose case the two sides judged otherwise (the
+    adapter's applied where it does not hold, or the reference's missed). None for any other
+    event."""
+    if mine.get("type") != "crazy_camel_chosen" or other.get("type") != mine.get("type"):
+        return None
+    ours, theirs = str(mine.get("clause")), str(other.get("clause"))
+    if ours == theirs or ours not in CHOOSING or theirs not in CHOOSING:
+        return None
+    return min(ours, theirs, key=CHOOSING.index)
+
+
+def _cited_otherwise(want: Mapping[str, Any], actual: Sequence[Mapping[str, Any]]) -> str | None:
+    """The rule behind an expected event that the adapter reports alike but for the rule it
+    cites (the first such of ``actual``), when the two rules are of those that choose a crazy
+    camel (:func:`choice_clause`); else None."""
+    for got in actual:
+        if all(k in got and same(v, normalise(got[k])) for k, v in want.items() if k != "clause"):
+            return choice_clause(want, got)
     return None
 
 

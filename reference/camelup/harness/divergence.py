@@ -53,6 +53,7 @@ from camelup.harness.attribution import (
     MISSING,
     Attribution,
     differences,
+    in_force,
     legal_actions_clause,
     refusal_clause,
 )
@@ -244,13 +245,13 @@ def judge(
     if len(case.steps) < MIN_STEPS and not mismatches:
         return Judged(())  # nothing to name, nothing to silence
     reference = reference_reply(case)
-    found = case_divergence(case, reply, reference)
+    found = case_divergence(case, reply, reference, capabilities=capabilities)
     while (
         found is not None and found.events_only and all(m.after != found.moment for m in mismatches)
     ):
         # The same position reached by another account of the step: it names the checks that
         # fail there, and fails no case by itself.
-        found = case_divergence(case, reply, reference, found.moment + 1)
+        found = case_divergence(case, reply, reference, found.moment + 1, capabilities)
     if found is None:
         return Judged(tuple(mismatches))
     if len(case.steps) < MIN_STEPS:
@@ -262,7 +263,8 @@ def judge(
     own = {c.index for c in case.checks if c.clause is not None}  # a clause the case names
     folded = [m for m in mismatches if m.after == found.moment and m.check in own]
     if found.event is None and (
-        not found.explained or any(refines(m.clause, found.clause) for m in folded)
+        not found.explained
+        or (found.moment > 0 and any(refines(m.clause, found.clause) for m in folded))
     ):
         found = with_checks_clauses(found, folded)
     mismatch = found.mismatch(case)
@@ -275,14 +277,16 @@ def judge(
 
 def named_by_events(mismatch: Mismatch, found: Divergence, case: Case) -> Mismatch:
     """``mismatch`` named after ``found``, the first divergence, when it fails at that moment
-    and the reference's events there explain it (a check names the clause its case is about,
-    the events the rule that went otherwise); its diff says which clause the check names."""
-    if mismatch.after != found.moment:
+    or later (its consequence) and the reference's events there explain it (a check names the
+    clause its case is about, the events the rule that went otherwise); its diff says which
+    clause the check names."""
+    if mismatch.after < found.moment:
         return mismatch
     clause, explained = found.clause, found.explained
-    if mismatch.pointer is not None:  # a state check: the clause of the member it looks at
-        clause, explained = found.clause_at(mismatch.pointer)
-    sibling = found.event is None and refines(mismatch.clause, clause)
+    if mismatch.pointer is not None and mismatch.after == found.moment:
+        clause, explained = found.clause_at(mismatch.pointer)  # that of the member it looks at
+    # At a setup the rule named is that of the member itself (no family's whole): it says most.
+    sibling = found.event is None and found.moment > 0 and refines(mismatch.clause, clause)
     if not explained or mismatch.clause == clause or sibling:
         return mismatch
     note = _naming_note(found.moment, clause, mismatch.clause)
@@ -451,8 +455,10 @@ def first_divergence(
 
     A state difference lists every differing member at most ``depth`` levels down; a clause
     read from nothing of the step is ``primary`` (a case's own), else the clause of the action.
-    A refusal names the clause it cites when the adapter declared ``error_clauses`` and
-    ``known_clause`` knows it. Without ``partnerships`` (an adapter that plays 6-8 players
+    A refusal names the clause it cites when the adapter declared ``error_clauses``,
+    ``known_clause`` knows it and it holds under the case's rule set
+    (:func:`camelup.harness.attribution.in_force`: not a variant's the rule set does not play).
+    Without ``partnerships`` (an adapter that plays 6-8 players
     without partnership cards) the reference's ``form_partnership`` actions are left out of its
     legal actions. Without ``exact``, states equal by Python's ``==`` are taken as alike (a
     boolean for a number is not told apart: right for replies that passed the state schema,
@@ -497,7 +503,12 @@ def first_divergence(
             continue  # refused alike: both positions stay as they were
         if got.error is not None:
             cited = got.error.get("clause")
-            known = with_error_clauses and isinstance(cited, str) and known_clause(cited)
+            known = (
+                with_error_clauses
+                and isinstance(cited, str)
+                and known_clause(cited)
+                and in_force(cited, wire["ruleset"])
+            )
             clause = refusal_clause(cited, known, events, _fallback(action, primary))
             where = _step_text(moment, action)
             summary = f"{where} was refused: {error_text(got.error)}; the reference accepts it"
@@ -512,7 +523,19 @@ def first_divergence(
                 error=got.error,
                 explained=clause != primary,
             )
-        found = _position(wire, moment, theirs, got, events, reply, facets, depth, primary, exact)
+        found = _position(
+            wire,
+            moment,
+            theirs,
+            got,
+            events,
+            reply,
+            facets,
+            depth,
+            primary,
+            exact,
+            "event_clauses" in capabilities,
+        )
         if found is None and moment and EVENTS in facets:
             found = _events(moment, events, got.events or [], capabilities, reply, action)
         if found is None and RANKING in facets:
@@ -535,8 +558,10 @@ def _position(
     depth: int | None,
     primary: str | None,
     exact: bool,
+    event_clauses: bool,
 ) -> Divergence | None:
-    """The state facet at ``moment`` (not refused on either side)."""
+    """The state facet at ``moment`` (not refused on either side); with ``event_clauses``, the
+    clauses the adapter's events cite are its account of the step."""
     want_state = theirs[moment].state
     before = theirs[moment - 1].state if moment else None
     action = wire["steps"][moment - 1]["action"] if moment else None
@@ -545,7 +570,7 @@ def _position(
     # then shows in, and a divergence even when the position comes out the same.
     reported = got.events if moment and EVENTS not in facets else None
     cause = (
-        first_event_cause(events, reported, before, want_state)
+        first_event_cause(events, reported, before, want_state, cited=event_clauses)
         if isinstance(reported, list)
         else None
     )
@@ -557,7 +582,7 @@ def _position(
         expected = normalise(want_state, (), order)
         actual = normalise(got.state, (), order)
         found = list(differences(expected, actual, depth))
-    if cause is not None:
+    if cause is not None and not _ranked_as_its_track(events, reported, cause.index, got, found):
         return _diverged(found, moment, cause.clause, cause.index, reply)
     if not found:
         return None
@@ -598,6 +623,36 @@ def _position(
         tuple(g for _, _, g in found),
         explained=attribution.explained(named),
         explained_at=tuple(attribution.explained([n]) for n in named),
+    )
+
+
+def _ranked_as_its_track(
+    ours: Sequence[Mapping[str, Any]],
+    theirs: Any,
+    index: int,
+    got: Moment,
+    found: Sequence[tuple[tuple[str, ...], Any, Any]],
+) -> bool:
+    """Whether the first event the adapter reports otherwise (number ``index``) is a scoring
+    that ranks the camels otherwise exactly as the ranking rules rank the adapter's own track,
+    which differs from the reference's: the ranking was kept, the track is at fault (the
+    events reported alike before it), and its members name the rule."""
+    if not any(tokens[:1] == ("track",) for tokens, _, _ in found) or got.state is None:
+        return False
+    mine = ours[index] if index < len(ours) else None
+    other = theirs[index] if isinstance(theirs, list) and index < len(theirs) else None
+    if not isinstance(mine, dict) or not isinstance(other, dict):
+        return False
+    places = {"leg_scored": (0, 1), "game_ended": (0, -1)}.get(str(mine.get("type")))
+    names = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+    if places is None or other.get("type") != mine.get("type"):
+        return False
+    keys = names[str(mine.get("type"))]
+    if all(mine.get(key) == other.get(key) for key in keys):
+        return False
+    ranked = ranking_of(got.state)
+    return len(ranked) >= 2 and all(
+        other.get(key) == ranked[place] for key, place in zip(keys, places, strict=True)
     )
 
 
@@ -823,17 +878,22 @@ def _error_view(error: Mapping[str, Any], with_clause: bool) -> dict[str, Any]:
 
 
 def case_divergence(
-    case: Case, reply: Mapping[str, Any], reference: Mapping[str, Any], since: int = 0
+    case: Case,
+    reply: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    since: int = 0,
+    capabilities: frozenset[str] = frozenset(),
 ) -> Divergence | None:
     """The runner's first divergence of ``reply`` from the reference's reply to ``case``: the
     positions (facet ``state``) from ``since`` on, a clause read from nothing being the case's;
-    ``reply`` has passed the schema, so ``==`` tells equal states."""
+    ``reply`` has passed the schema, so ``==`` tells equal states. The clauses its events cite
+    are read when the adapter's ``capabilities`` declare ``event_clauses``."""
     wire = {"ruleset": case.ruleset, "given": case.given, "steps": case.steps}
     return first_divergence(
         wire,
         reference,
         reply,
-        CITED,
+        CITED | (capabilities & {"event_clauses"}),
         facets=RUNNER,
         depth=None,
         primary=case.primary_clause,

@@ -4,8 +4,9 @@ A step's events are the reference's account of how it went, in order: the die, t
 moved, the tile it landed on, the payment, the leg's scoring... When the adapter reports its own
 events (capability ``events``), the earliest of them that departs from the reference's is the
 first rule that went otherwise: everything after it (a camel that then lands elsewhere, a
-ranking, the money) is its consequence. The adapter's ``clause`` members are never read (it may
-have none); what differs within the event says which rule decided it:
+ranking, the money) is its consequence. The adapter's ``clause`` members are read only when it
+declares ``event_clauses``, and only for the choice of a crazy camel (below); what differs within
+the event says which rule decided it:
 
 * a move (``unit_moved``, ``whirlwind_step``) of the same camels in another order: the rule
   that every unit keeps its order (``move.stack.carry``, a crazy camel's too); camels below the
@@ -19,21 +20,29 @@ have none); what differs within the event says which rule decided it:
   ``move.only-final-space``; held on 16 (more than one pip short) or put down elsewhere past
   the line: ``end.crossing.racing``; a crazy-led unit wrapped round or held on 1 where the
   reference crosses the line (``crazy.no-wrap``), or the reverse (``crazy.wrap``, which
-  decides both under its variant); a tile's push
+  decides both under its variant); a crazy-led unit put down elsewhere on its way through the
+  whirlwind of a game that plays it (``whirlwind.crazy-by-number``); a tile's push
   reported otherwise (:func:`_push_clause`); a move reported whole where the reference takes
   whirlwind steps, and going elsewhere: the move's own rule (the die's move is its
   ``unit_moved``: its whirlwind steps are reported before it, a tile's push after it);
 * leg scoring (``leg_scored``): other tickets scored (:func:`_held_clause`: the final leg scoring at
   the race's end, else the step's pyramid ticket); another leader or second, the ranking rule that
   orders them (:func:`ranking_clause`; the unit past the line in another order, with a stack on the
-  track too: ``rank.stack``, the order of every stack); a ticket's reward, the rule for its camel's
-  place (``leg.score.leader``, ``leg.score.second``, ``leg.score.others``); a partner's bonus
+  track too: ``rank.stack``, the order of every stack); a ticket's reward (any seat's, before any
+  partner's bonus, which copies one), the rule for its camel's place (``leg.score.leader``,
+  ``leg.score.second``, ``leg.score.others``); a partner's bonus
   (``partner.copy-best``); the same total paid whole where the reference's floor cut it short
   (``money.floor``); a total that is not the reported parts, pyramid tickets at 1 each
   (``leg.score.pyramid``), or short of one part (``partner.copy-best``);
 * final scoring (``finish_card_scored``): a card of the other pile first
-  (``final.pile-sequence``), another card of the same pile (``final.pile-order``), the same
-  amount paid whole where the floor cut it short (``money.floor``);
+  (``final.pile-sequence``), another card of the same pile (``final.pile-order``), a card judged
+  alike worth another amount, itself or another of its owner's in a netted pile
+  (``final.correct-pays``, ``final.wrong-costs``), its owner's cards settled one by one where
+  the rule set nets them (``final.net``) or netted where each is paid at its own place
+  (``final.wrong-costs``), the same amount paid whole where the floor cut it short
+  (``money.floor``);
+* a crazy camel chosen by another rule (``event_clauses``; the same camel or another): the first
+  of the two rules in the order they are tried (``crazy.select.precedence``);
 * a leg scored (and the next begun) on one side only, the race going on: the edition's rule
   for when a leg ends (``leg.end.first``, ``leg.end.second``);
 * anything else, and an event the adapter leaves out: the reference event's own clause.
@@ -46,7 +55,9 @@ from typing import Any
 
 import attrs
 
-from camelup.harness.compare import compact, normalise, same
+from camelup.harness.compare import choice_clause, compact, normalise, same
+from camelup.model.ruleset import Module
+from camelup.model.track import WHIRLWIND_SPACES
 
 _MOVES = ("unit_moved", "whirlwind_step")
 _FIRST_SPACE = 1
@@ -62,11 +73,17 @@ class EventCause:
 
 
 def first_event_cause(
-    ours: Sequence[Any], theirs: Sequence[Any], before: Any, after: Any
+    ours: Sequence[Any],
+    theirs: Sequence[Any],
+    before: Any,
+    after: Any,
+    *,
+    cited: bool = False,
 ) -> EventCause | None:
     """The first of the reference's events ``ours`` that the adapter's ``theirs`` departs
     from (``before``, ``after``: the reference's positions around the step), or None when
-    they agree."""
+    they agree. With ``cited`` (the adapter declares ``event_clauses``), the rule an event of
+    the adapter's cites is its account of which rule decided it (:func:`choice_clause`)."""
     if ours == theirs:
         return None  # the common case, decided without normalising
     ours = [e for e in ours if isinstance(e, dict)]
@@ -80,6 +97,8 @@ def first_event_cause(
         clause = str(mine.get("clause", ""))
         if isinstance(other, dict) and other.get("type") == mine.get("type"):
             clause = _kind_of_difference(ours, theirs, index, other, before, after) or clause
+            if cited:
+                clause = choice_clause(mine, other) or clause
             if clause == "rank.crossed-finish" and "rank.stack" in _rankings(ours, theirs, after):
                 clause = "rank.stack"  # one rule for every stack, the crossed one's included
         elif _leg_ended_alone(ours, theirs, index):
@@ -153,6 +172,9 @@ def _kind_of_difference(
             return "final.pile-sequence"
         if (mine.get("owner"), mine.get("camel")) != (other.get("owner"), other.get("camel")):
             return "final.pile-order"
+        settled = _settled_clause(ours, theirs, index, before)
+        if settled is not None:
+            return settled
         if mine.get("amount") == other.get("amount") == other.get("paid") != mine.get("paid"):
             return "money.floor"  # the whole loss taken
         if _pays(mine) != _pays(other):  # a card judged right on one side, wrong on the other
@@ -161,12 +183,55 @@ def _kind_of_difference(
             if found is None and place == "loser_camel":
                 return "final.loser"  # the loser reported alike, its pile scored on another
             return found
+        judged_alike = mine.get("correct") == other.get("correct")
+        if judged_alike and mine.get("amount") != other.get("amount"):
+            # The card judged alike, worth another amount: the rule of what such a card is worth.
+            return "final.correct-pays" if mine.get("correct") else "final.wrong-costs"
     if kind == "game_ended":
         for place in _PLACES["game_ended"]:
             found = _final_camel_clause(ours, theirs, after, place)
             if found is not None:
                 return found
     return None
+
+
+def _settled_clause(
+    ours: Sequence[Mapping[str, Any]], theirs: Sequence[Any], index: int, before: Any
+) -> str | None:
+    """A finish card of the same worth paid otherwise, its owner holding other cards of the
+    pile: one of them worth another amount, judged alike (netted, their sum is paid at the
+    first: the rule of what that card is worth, ``final.correct-pays`` or
+    ``final.wrong-costs``); else the cards settled otherwise, one by one where the rule set nets
+    them (``final.net``) or netted where each is paid at its own place in the order
+    (``final.wrong-costs``, which says so). None for any other difference."""
+    mine, other = ours[index], theirs[index]
+    amount, their_paid = mine.get("amount"), other.get("paid")
+    if amount != other.get("amount") or mine.get("paid") == their_paid:
+        return None
+    owner = (mine.get("pile"), mine.get("owner"))
+    cards = [
+        (e, theirs[number] if number < len(theirs) else None)
+        for number, e in enumerate(ours)
+        if e.get("type") == "finish_card_scored" and (e.get("pile"), e.get("owner")) == owner
+    ]
+    for card, their_card in cards:
+        if (
+            isinstance(their_card, dict)
+            and (card.get("camel"), card.get("correct"))
+            == (their_card.get("camel"), their_card.get("correct"))
+            and card.get("amount") != their_card.get("amount")
+        ):
+            return "final.correct-pays" if card.get("correct") else "final.wrong-costs"
+    amounts = [card.get("amount") for card, _ in cards]
+    numbers = [a for a in amounts if isinstance(a, int)]
+    if len(amounts) < 2 or len(numbers) < len(amounts):
+        return None
+    net = sum(numbers)
+    if net == amount:
+        return None
+    if _variant(before, "final-scoring-net"):
+        return "final.net" if their_paid == amount else None
+    return "final.wrong-costs" if their_paid == net else None
 
 
 def _final_camel_clause(
@@ -217,6 +282,8 @@ def _move_clause(
     origin, destination, theirs = spaces
     if crazy:
         found = _crazy_crossing_clause(origin, destination, theirs)
+        if found is None and theirs < origin and theirs != destination:
+            found = _crazy_whirlwind_clause(origin, destination, before)
         return "crazy.wrap" if found and _variant(before, "crazy-finish-needs-racing") else found
     tiles = {t.get("space") for t in _tiles(before)}
     if origin < theirs < destination and theirs in tiles:
@@ -238,6 +305,19 @@ def _crazy_crossing_clause(origin: int, destination: int, theirs: int) -> str | 
         return "crazy.no-wrap"
     if destination > origin and theirs <= _FIRST_SPACE:  # the reference wrapped it round
         return "crazy.wrap"
+    return None
+
+
+def _crazy_whirlwind_clause(origin: int, destination: int, before: Any) -> str | None:
+    """A crazy-led unit's move put down elsewhere on its own way (counterclockwise), its path
+    through the whirlwind of a game that plays it: the rule that such a unit steps by number,
+    ignoring the arrows (``whirlwind.crazy-by-number``); else None."""
+    ruleset = before.get("ruleset") if isinstance(before, dict) else None
+    modules = ruleset.get("modules") if isinstance(ruleset, dict) else None
+    if not isinstance(modules, list) or Module.WHIRLWIND.value not in modules:
+        return None
+    if any(destination <= space <= origin for space in WHIRLWIND_SPACES):
+        return "whirlwind.crazy-by-number"
     return None
 
 
@@ -352,8 +432,9 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
         if mine.get(place) != other.get(place):
             return ranking_clause(after, mine.get(place), other.get(place))
     theirs = {s.get("player"): s for s in other.get("scores", []) if isinstance(s, dict)}
-    for score in mine.get("scores", []):
-        got = theirs.get(score.get("player"))
+    pairs = [(score, theirs.get(score.get("player"))) for score in mine.get("scores", [])]
+    # Every seat's ticket rewards first: a partner's bonus copies them, a total adds them up.
+    for score, got in pairs:
         if not isinstance(got, dict):
             return None
         rewards = [t.get("reward") for t in score.get("tickets", [])]
@@ -366,6 +447,9 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
                         mine.get("leader"): "leg.score.leader",
                         mine.get("second"): "leg.score.second",
                     }.get(camel, "leg.score.others")
+            return None
+    for score, got in pairs:
+        if not isinstance(got, dict):
             return None
         if score.get("partner_bonus") != got.get("partner_bonus"):
             return "partner.copy-best"
