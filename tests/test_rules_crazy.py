@@ -12,6 +12,7 @@ import pytest
 
 from camelup import Camel, TileSide
 from camelup.model.events import CrazyCamelChosen, TilePaid, UnitMoved
+from camelup.rules.crazy import SELECTION_ORDER
 from helpers import CK, CW, board, build, camels, events_of, money, pyramid, ruleset
 
 SECOND = ruleset("second", 4)
@@ -68,6 +69,25 @@ def test_top_of_other_moves_the_upper_crazy_camel(colour: str) -> None:
     result = pyramid(state, "grey", 1, colour)
     assert board(result.state) == {**RACERS_BEHIND, 13: "cW", 14: "cK"}
     assert chosen(result) == (CW, "crazy.select.top-of-other")
+
+
+@pytest.mark.clause("crazy.select.precedence")
+def test_the_selection_order_is_the_order_the_choice_is_made_in() -> None:
+    # The judge names the rule behind a choice made otherwise after the first of the two rules
+    # in SELECTION_ORDER, so the order must be the choice's own: an exception decides whatever
+    # the colour shown, the colour of the number decides only where neither holds.
+    only_carrier = {1: "B", 2: "G", 3: "Y", 4: "P", 12: "cW R", 16: "cK"}
+    top_of_other = {**RACERS_BEHIND, 14: "cK cW"}
+    neither = {**RACERS_BEHIND, 14: "cW", 16: "cK"}
+    deciding = []
+    for layout in (only_carrier, top_of_other, neither):
+        state = build(SECOND, layout)
+        found = {chosen(pyramid(state, "grey", 1, colour)) for colour in ("cW", "cK")}
+        clauses = {clause for _, clause in found}
+        assert len(clauses) == 1
+        deciding.append(clauses.pop())
+        assert len(found) == (2 if layout is neither else 1)  # only the colour rule reads it
+    assert tuple(deciding) == SELECTION_ORDER
 
 
 @pytest.mark.clause("crazy.select.only-carrier", "crazy.select.colour")

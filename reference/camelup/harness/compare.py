@@ -38,6 +38,7 @@ from camelup.io.jsonio import pointer
 from camelup.io.replay import Moment, moments
 from camelup.io.wire import facts
 from camelup.model.ruleset import RACING_CAMELS
+from camelup.rules.crazy import SELECTION_ORDER
 
 RACING_ORDER = {  # the order sets of camels are sorted in: the model's
     edition.value: tuple(camel.value for camel in camels)
@@ -647,23 +648,19 @@ def _compare_events(
     return None
 
 
-# The rules that choose the crazy camel that moves, in the order they are tried
-# (crazy.select.precedence): the exceptions first, the colour of the number last.
-CHOOSING = ("crazy.select.only-carrier", "crazy.select.top-of-other", "crazy.select.colour")
-
-
 def choice_clause(mine: Mapping[str, Any], other: Mapping[str, Any]) -> str | None:
     """The rule behind a crazy camel chosen by another rule than the reference's (the same camel
-    or another), each side citing one of the rules that choose (:data:`CHOOSING`): the first of
-    the two in the order they are tried, the one whose case the two sides judged otherwise (the
-    adapter's applied where it does not hold, or the reference's missed). None for any other
-    event."""
+    or another), each side citing one of the rules that choose: the first of the two in the
+    order they are tried (``rules.crazy.SELECTION_ORDER``), the one whose case the two sides
+    judged otherwise (the adapter's applied where it does not hold, or the reference's missed).
+    None for any other event."""
     if mine.get("type") != "crazy_camel_chosen" or other.get("type") != mine.get("type"):
         return None
     ours, theirs = str(mine.get("clause")), str(other.get("clause"))
-    if ours == theirs or ours not in CHOOSING or theirs not in CHOOSING:
+    order = SELECTION_ORDER
+    if ours == theirs or ours not in order or theirs not in order:
         return None
-    return min(ours, theirs, key=CHOOSING.index)
+    return min(ours, theirs, key=order.index)
 
 
 def _cited_otherwise(want: Mapping[str, Any], actual: Sequence[Mapping[str, Any]]) -> str | None:

@@ -8,6 +8,12 @@ from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.trace import implements
 from camelup.model.track import Stack
 
+# The rules that choose the crazy camel the grey die moves, in the order they are tried
+# (crazy.select.precedence): the exceptions first, the colour of the number last.
+# choose_crazy_camel tries them in this order; the judge reads it to name the rule behind a
+# choice made otherwise, so the order is stated here once.
+SELECTION_ORDER = ("crazy.select.only-carrier", "crazy.select.top-of-other", "crazy.select.colour")
+
 
 @implements(
     "crazy.select.colour",
