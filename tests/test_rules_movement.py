@@ -100,3 +100,6 @@ def test_money_is_paid_in_full_and_tickets_stay_held() -> None:
     paid = money.pay(players, [(1, 40), (0, -2), (1, 1)])
     assert paid == (Player(1, (LegTicket(Camel.BLUE, 5),), 1), Player(41))
     assert money.pay(players, []) == players
+    assert money.balances(players, [(1, 40), (0, -2), (1, 1)]) == [1, 41]
+    # a player paid nothing in all (here, paid and charged alike) is the same object
+    assert money.pay(players, [(1, 5), (1, -5)])[1] is players[1]

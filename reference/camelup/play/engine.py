@@ -256,17 +256,16 @@ def _end_game(state: State, events: list[Event]) -> State:
     ranked = ranking(state.track)
     scored = score_leg(state.players, state.partnerships, ranked, state.leg)
     events.append(scored)
-    scored_players = money.pay(
-        state.players, [(score.player, score.paid) for score in scored.scores]
-    )
-    amounts = [p.money for p in scored_players]  # the finish-pile scoring settles in this list
+    # the money after the leg's scoring, in a list the finish-pile scoring then settles in
+    amounts = money.balances(state.players, [(score.player, score.paid) for score in scored.scores])
     events.extend(
         score_finish_piles(
             state.ruleset, amounts, state.winner_pile, state.loser_pile, ranked[0], ranked[-1]
         )
     )
-    finish = [after - p.money for p, after in zip(scored_players, amounts, strict=True)]
-    players = money.pay(scored_players, enumerate(finish))
+    # both scorings paid at once: one new player per seat whose money changed
+    paid = [after - p.money for p, after in zip(state.players, amounts, strict=True)]
+    players = money.pay(state.players, enumerate(paid))
     ended = State(  # by position, as in _take_pyramid_ticket
         state.ruleset,
         state.track,

@@ -71,8 +71,8 @@ def score_leg(
 def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple[Player, ...]:
     """After leg scoring: the money paid; tickets back to their stacks (the state then has no
     partnerships either: the partnership cards go back to their owners)."""
-    settled = money.pay(players, [(score.player, score.paid) for score in scored.scores])
-    return tuple(Player(p.money) for p in settled)
+    settled = money.balances(players, [(score.player, score.paid) for score in scored.scores])
+    return tuple(Player(amount) for amount in settled)
 
 
 _START_MARKER_ROTATES = Variant.START_MARKER_ROTATES  # a module constant: see rules/race.py

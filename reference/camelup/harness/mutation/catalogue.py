@@ -599,8 +599,8 @@ def _mutants() -> tuple[Mutant, ...]:
         m("leg-tickets-kept", "leg.cleanup",
           "leg tickets stay with their holders into the next leg",
           edit(leg.players_for_new_leg,
-               "Player(p.money) for p in settled",
-               "Player(p.money, p.leg_tickets) for p in settled")),
+               "Player(amount) for amount in settled",
+               "Player(amount, p.leg_tickets) for p, amount in zip(players, settled)")),
         m("leg-number-stays", "leg.number", "the leg number is not advanced",
           edit(end_leg, "state.leg + 1,", "state.leg,")),
         # Chapter 11: the end of the race and final scoring
