@@ -40,6 +40,17 @@ def mismatches(capsys: pytest.CaptureFixture[str], adapter: str, case: str) -> l
     return found
 
 
+def _failing(mutant: str, case_id: str) -> Any:
+    """The result of case ``case_id`` run in-process on the reference with ``mutant`` applied,
+    checked to fail."""
+    case = load_suite().find(case_id)
+    assert case is not None
+    with mutants.applied(CATALOGUE[mutant]):
+        [result] = run_cases([case], InProcessReference()).results
+    assert result.verdict == "failed"
+    return result
+
+
 def test_a_one_step_case_names_the_rule_the_reference_used(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -126,11 +137,7 @@ def test_a_setup_read_otherwise_is_named_after_the_setup_rule_of_the_member(
 def test_a_wrong_engine_is_named_after_the_rule_its_reply_shows(
     mutant: str, case_id: str, clause: str
 ) -> None:
-    case = load_suite().find(case_id)
-    assert case is not None
-    with mutants.applied(CATALOGUE[mutant]):
-        [result] = run_cases([case], InProcessReference()).results
-    assert result.verdict == "failed"
+    result = _failing(mutant, case_id)
     assert {m.clause for m in result.mismatches} == {clause}
 
 
@@ -190,9 +197,5 @@ def test_a_wrong_engine_is_named_after_the_rule_its_reply_shows(
 def test_the_first_mismatch_names_the_rule_the_reply_shows(
     mutant: str, case_id: str, clause: str
 ) -> None:
-    case = load_suite().find(case_id)
-    assert case is not None
-    with mutants.applied(CATALOGUE[mutant]):
-        [result] = run_cases([case], InProcessReference()).results
-    assert result.verdict == "failed"
+    result = _failing(mutant, case_id)
     assert result.mismatches[0].clause == clause
