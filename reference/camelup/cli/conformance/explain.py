@@ -155,7 +155,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     if silenced:
         say(f"  {silenced}")
     if body is not None:
-        found = case_divergence(case, body, reference_reply(case))
+        found = case_divergence(case, body, reference_reply(case), capabilities=hello.capabilities)
         if found is not None:
             _pictures(case, body, reference_reply(case), found.moment, hello.capabilities, say)
     return exits.FAILED
