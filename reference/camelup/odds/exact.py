@@ -804,26 +804,22 @@ def _proportion(count: int, n: int, scale: float = 1.0, shift: float = 0.0) -> E
     return Estimate(centre, centre - half, centre + half)
 
 
-_Draws = tuple[tuple[DieRoll, tuple[Die, ...]], ...]
+_Draws = tuple[tuple[DieRoll, int], ...]
 
 
-def _roll_table(
-    rule: ChanceRule, dice: tuple[Die, ...], tables: dict[tuple[Die, ...], _Draws]
-) -> _Draws:
-    """The rolls of the pyramid action with ``dice`` in the pyramid, each repeated in proportion
-    to its chance by ``rule`` and paired with the dice left after it, so that one uniform draw
-    from the table is one pyramid action; ``tables`` keeps them by dice left."""
-    found = tables.get(dice)
-    if found is None:
-        chances = rule(dice)
-        common = math.lcm(*(chance.denominator for _, chance in chances))
-        share = math.gcd(*(int(chance * common) for _, chance in chances))
-        found = tables[dice] = tuple(
-            (roll, tuple(d for d in dice if d is not roll.die))
-            for roll, chance in chances
-            for _ in range(int(chance * common) // share)
-        )
-    return found
+def _roll_table(rule: ChanceRule, full: tuple[Die, ...], mask: int) -> _Draws:
+    """The rolls of the pyramid action with the dice of ``mask`` in the pyramid (a bit per die
+    of ``full``, the ruleset's dice, whose order the pyramid keeps), each repeated in proportion
+    to its chance by ``rule`` and paired with the mask of the dice left after it, so that one
+    uniform draw from the table is one pyramid action."""
+    chances = rule(tuple(die for bit, die in enumerate(full) if mask >> bit & 1))
+    common = math.lcm(*(chance.denominator for _, chance in chances))
+    share = math.gcd(*(int(chance * common) for _, chance in chances))
+    return tuple(
+        (roll, mask & ~(1 << full.index(roll.die)))
+        for roll, chance in chances
+        for _ in range(int(chance * common) // share)
+    )
 
 
 def _play_races(
@@ -840,26 +836,33 @@ def _play_races(
     pyramid action is one draw from the table of the chance rule's rolls
     (:func:`camelup.rules.race.roll_chances`, :func:`_roll_table`)."""
     rule = race.roll_chances
-    tables: dict[tuple[Die, ...], _Draws] = {}
+    full = ruleset.dice
+    # The dice left as a bit mask: a draw names the next table by a list index, where a tuple of
+    # dice would be hashed on every roll. The leg-end rule is asked once per number of dice out
+    # (a leg reveals at most the ruleset's dice), not once per roll.
+    tables: list[_Draws | None] = [None] * (1 << len(full))
+    leg_over = [leg.leg_is_over(ruleset, out) for out in range(len(full) + 1)]
+    everything = (1 << len(full)) - 1
+    start = sum(1 << full.index(die) for die in pyramid)
     wins = dict.fromkeys(ruleset.racing_camels, 0)
     losses = dict.fromkeys(ruleset.racing_camels, 0)
     reveal = race.reveal
-    leg_is_over = leg.leg_is_over
     draw = rng.random
-    full = ruleset.dice
     for done in range(races):
         moved = list(track)
-        dice = pyramid
+        mask = start
         on_track = tiles
         out = revealed
         while True:
-            table = tables.get(dice) or _roll_table(rule, dice, tables)
-            roll, dice = table[int(draw() * len(table))]
+            table = tables[mask]
+            if table is None:
+                table = tables[mask] = _roll_table(rule, full, mask)
+            roll, mask = table[int(draw() * len(table))]
             if reveal(moved, on_track, ruleset, roll).crossed:
                 break
             out += 1
-            if leg_is_over(ruleset, out) or not dice:  # leg.cleanup: tiles off, dice back
-                dice, on_track, out = full, (), 0
+            if leg_over[out] or not mask:  # leg.cleanup: tiles off, dice back
+                mask, on_track, out = everything, (), 0
         ranked = ranking.ranking(moved)
         wins[ranked[0]] += 1
         losses[ranked[-1]] += 1
