@@ -626,6 +626,13 @@ def _position(
     )
 
 
+# The members of a scoring event that name a camel by its place in the ranking.
+_RANKED_PLACES = {
+    "leg_scored": (("leader", 0), ("second", 1)),
+    "game_ended": (("winner_camel", 0), ("loser_camel", -1)),
+}
+
+
 def _ranked_as_its_track(
     ours: Sequence[Mapping[str, Any]],
     theirs: Any,
@@ -643,17 +650,13 @@ def _ranked_as_its_track(
     other = theirs[index] if isinstance(theirs, list) and index < len(theirs) else None
     if not isinstance(mine, dict) or not isinstance(other, dict):
         return False
-    places = {"leg_scored": (0, 1), "game_ended": (0, -1)}.get(str(mine.get("type")))
-    names = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+    places = _RANKED_PLACES.get(str(mine.get("type")))
     if places is None or other.get("type") != mine.get("type"):
         return False
-    keys = names[str(mine.get("type"))]
-    if all(mine.get(key) == other.get(key) for key in keys):
+    if all(mine.get(key) == other.get(key) for key, _ in places):
         return False
     ranked = ranking_of(got.state)
-    return len(ranked) >= 2 and all(
-        other.get(key) == ranked[place] for key, place in zip(keys, places, strict=True)
-    )
+    return len(ranked) >= 2 and all(other.get(key) == ranked[place] for key, place in places)
 
 
 def _diverged(

@@ -186,7 +186,7 @@ def _kind_of_difference(
         judged_alike = mine.get("correct") == other.get("correct")
         if judged_alike and mine.get("amount") != other.get("amount"):
             # The card judged alike, worth another amount: the rule of what such a card is worth.
-            return "final.correct-pays" if mine.get("correct") else "final.wrong-costs"
+            return _worth_rule(mine)
     if kind == "game_ended":
         for place in _PLACES["game_ended"]:
             found = _final_camel_clause(ours, theirs, after, place)
@@ -221,7 +221,7 @@ def _settled_clause(
             == (their_card.get("camel"), their_card.get("correct"))
             and card.get("amount") != their_card.get("amount")
         ):
-            return "final.correct-pays" if card.get("correct") else "final.wrong-costs"
+            return _worth_rule(card)
     amounts = [card.get("amount") for card, _ in cards]
     numbers = [a for a in amounts if isinstance(a, int)]
     if len(amounts) < 2 or len(numbers) < len(amounts):
@@ -232,6 +232,11 @@ def _settled_clause(
     if _variant(before, "final-scoring-net"):
         return "final.net" if their_paid == amount else None
     return "final.wrong-costs" if their_paid == net else None
+
+
+def _worth_rule(card: Mapping[str, Any]) -> str:
+    """The rule of what a finish card judged as ``card`` is (right or wrong) is worth."""
+    return "final.correct-pays" if card.get("correct") else "final.wrong-costs"
 
 
 def _final_camel_clause(
@@ -312,9 +317,7 @@ def _crazy_whirlwind_clause(origin: int, destination: int, before: Any) -> str |
     """A crazy-led unit's move put down elsewhere on its own way (counterclockwise), its path
     through the whirlwind of a game that plays it: the rule that such a unit steps by number,
     ignoring the arrows (``whirlwind.crazy-by-number``); else None."""
-    ruleset = before.get("ruleset") if isinstance(before, dict) else None
-    modules = ruleset.get("modules") if isinstance(ruleset, dict) else None
-    if not isinstance(modules, list) or Module.WHIRLWIND.value not in modules:
+    if not _plays(before, "modules", Module.WHIRLWIND.value):
         return None
     if any(destination <= space <= origin for space in WHIRLWIND_SPACES):
         return "whirlwind.crazy-by-number"
@@ -324,9 +327,15 @@ def _crazy_whirlwind_clause(origin: int, destination: int, before: Any) -> str |
 def _variant(position: Any, name: str) -> bool:
     """Whether the rule set of ``position`` plays the variant ``name`` (whose rule then decides
     what it changes: with ``crazy-finish-needs-racing``, which crazy-led units wrap round)."""
+    return _plays(position, "variants", name)
+
+
+def _plays(position: Any, member: str, name: str) -> bool:
+    """Whether ``name`` is in the ``member`` list (``variants``, ``modules``) of the rule set of
+    ``position``, a state as JSON."""
     ruleset = position.get("ruleset") if isinstance(position, dict) else None
-    variants = ruleset.get("variants") if isinstance(ruleset, dict) else None
-    return isinstance(variants, list) and name in variants
+    found = ruleset.get(member) if isinstance(ruleset, dict) else None
+    return isinstance(found, list) and name in found
 
 
 def _push_clause(
@@ -449,7 +458,7 @@ def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -
                     }.get(camel, "leg.score.others")
             return None
     for score, got in pairs:
-        if not isinstance(got, dict):
+        if not isinstance(got, dict):  # never: the loop above returned at it (for mypy)
             return None
         if score.get("partner_bonus") != got.get("partner_bonus"):
             return "partner.copy-best"
