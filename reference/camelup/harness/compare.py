@@ -223,16 +223,13 @@ def parse_pointer(text: str) -> list[str]:
     return [part.replace("~1", "/").replace("~0", "~") for part in text.split("/")[1:]]
 
 
-_MISSING = object()
-
-
 def resolve(document: Any, tokens: Sequence[str], order: Sequence[str]) -> Any:
-    """The member of ``document`` at ``tokens`` (sets sorted on the way), or ``_MISSING``."""
+    """The member of ``document`` at ``tokens`` (sets sorted on the way), or ``NO_VALUE``."""
     node = document
     for depth, token in enumerate(tokens):
         if isinstance(node, dict):
             if token not in node:
-                return _MISSING
+                return NO_VALUE
             node = node[token]
         elif isinstance(node, list):
             if (
@@ -240,19 +237,19 @@ def resolve(document: Any, tokens: Sequence[str], order: Sequence[str]) -> Any:
                 or (token != "0" and token.startswith("0"))
                 or int(token) >= len(node)
             ):
-                return _MISSING
+                return NO_VALUE
             above = tokens[:depth]
             if _is_set(above):  # a set: index it in canonical order
                 node = _sorted_set(above, [normalise(x, (), order) for x in node], order)
             node = node[int(token)]
         else:
-            return _MISSING
+            return NO_VALUE
     return node
 
 
 def value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
     """A readable difference: two lines for small values, a unified diff for big ones."""
-    if actual is _MISSING:
+    if actual is NO_VALUE:
         return (f"expected: {compact(expected)}", "actual:   (missing)")
     left, right = compact(expected), compact(actual)
     if (
@@ -511,11 +508,11 @@ def _compare_state(
         tokens = parse_pointer(where)
         want = normalise(expected, tokens, order)
         got = resolve(state, tokens, order)
-        if got is not _MISSING:
+        if got is not NO_VALUE:
             got = normalise(got, tokens, order)
             if same(want, got):
                 continue
-        what = "is missing" if got is _MISSING else "differs"
+        what = "is missing" if got is NO_VALUE else "differs"
         summary = f"{moment_text(case, check.after)}: {where or '/'} {what}"
         found.append(
             Mismatch(
@@ -526,7 +523,7 @@ def _compare_state(
                 check.index,
                 where,
                 want,
-                NO_VALUE if got is _MISSING else got,
+                got,
             )
         )
     return found
@@ -578,18 +575,18 @@ def _compare_events(
         for e in check.events
     ]
     actual = [e for e in events if isinstance(e, dict)]
-
-    def fits(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
-        return all(k in got and same(v, normalise(got[k])) for k, v in want.items())
-
     clause = case.clause_of(check)
     if check.match == "sequence":
         if len(expected) == len(actual) and all(
-            fits(w, g) for w, g in zip(expected, actual, strict=True)
+            event_fits(w, g, True) for w, g in zip(expected, actual, strict=True)
         ):
             return None
         first = next(
-            (i for i, (w, g) in enumerate(zip(expected, actual, strict=False)) if not fits(w, g)),
+            (
+                i
+                for i, (w, g) in enumerate(zip(expected, actual, strict=False))
+                if not event_fits(w, g, True)
+            ),
             min(len(expected), len(actual)),
         )
         if (
@@ -604,11 +601,11 @@ def _compare_events(
             f"{moment_text(case, check.after)}: events differ from event #{first}"
             f" ({len(expected)} expected, {len(actual)} reported)"
         )
-        left = [compact(w) for w in expected]
-        right = [
-            compact(_event_view(g, list(expected[i]) if i < len(expected) else list(g)))
+        shown = [
+            _event_view(g, list(expected[i]) if i < len(expected) else list(g))
             for i, g in enumerate(actual)
         ]
+        left, right = [compact(w) for w in expected], [compact(g) for g in shown]
         diff = tuple(
             difflib.unified_diff(
                 left,
@@ -619,14 +616,10 @@ def _compare_events(
                 lineterm="",
             )
         )
-        shown = [
-            _event_view(g, list(expected[i]) if i < len(expected) else list(g))
-            for i, g in enumerate(actual)
-        ]
         return Mismatch(check.after, clause, summary, diff, check.index, None, expected, shown)
     position = 0
     for number, want in enumerate(expected):
-        while position < len(actual) and not fits(want, actual[position]):
+        while position < len(actual) and not event_fits(want, actual[position], True):
             position += 1
         if position == len(actual):
             if check.clause is None and isinstance(want.get("clause"), str):
@@ -637,12 +630,12 @@ def _compare_events(
                 f"{moment_text(case, check.after)}: expected event #{number} ({want.get('type')})"
                 " not found in order among the events"
             )
+            shown = [_event_view(g, list(want)) for g in actual]
             diff = (
                 f"expected: {compact(want)}",
                 "actual events:",
-                *(f"  {compact(_event_view(g, list(want)))}" for g in actual),
+                *(f"  {compact(g)}" for g in shown),
             )
-            shown = [_event_view(g, list(want)) for g in actual]
             return Mismatch(check.after, clause, summary, diff, check.index, None, want, shown)
         position += 1
     return None
@@ -668,9 +661,19 @@ def _cited_otherwise(want: Mapping[str, Any], actual: Sequence[Mapping[str, Any]
     cites (the first such of ``actual``), when the two rules are of those that choose a crazy
     camel (:func:`choice_clause`); else None."""
     for got in actual:
-        if all(k in got and same(v, normalise(got[k])) for k, v in want.items() if k != "clause"):
+        if event_fits(want, got):
             return choice_clause(want, got)
     return None
+
+
+def event_fits(want: Mapping[str, Any], got: Mapping[str, Any], with_clause: bool = False) -> bool:
+    """Whether ``got`` reports the event ``want``: each of its keys (the clause only
+    ``with_clause``) there, with the same canonical value."""
+    return all(
+        key in got and same(normalise(value), normalise(got[key]))
+        for key, value in want.items()
+        if with_clause or key != "clause"
+    )
 
 
 def _compare_legal(
@@ -693,12 +696,10 @@ def _compare_legal(
         f"{moment_text(case, check.after)}: {what}"
         f" ({len(missing)} missing, {len(extra)} {'unexpected' if check.exact else 'excluded'})"
     )
-    diff = [*(f"- {a}" for a in missing[:10])]
-    if len(missing) > 10:
-        diff.append(f"- ... and {len(missing) - 10} more")
-    diff.extend(f"+ {a}" for a in extra[:10])
-    if len(extra) > 10:
-        diff.append(f"+ ... and {len(extra) - 10} more")
+    diff = []
+    for sign, listed in (("-", missing), ("+", extra)):
+        diff += [f"{sign} {a}" for a in listed[:10]]
+        diff += [f"{sign} ... and {len(listed) - 10} more"] if len(listed) > 10 else []
     expected: Any = [want[k] for k in sorted(want)]
     if not check.exact:
         stated = {"includes": expected, "excludes": [banned[k] for k in sorted(banned)]}

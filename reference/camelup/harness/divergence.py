@@ -68,6 +68,7 @@ from camelup.harness.compare import (
     describe_action,
     error_message,
     error_text,
+    event_fits,
     moment_text,
     normalise,
     ranking_of,
@@ -785,7 +786,7 @@ def _events(
     for index in range(max(len(ours), len(theirs))):
         mine = ours[index] if index < len(ours) else None
         other = theirs[index] if index < len(theirs) else None
-        if mine is not None and isinstance(other, dict) and _fits(mine, other, with_clause):
+        if mine is not None and isinstance(other, dict) and event_fits(mine, other, with_clause):
             continue
         where = _step_text(moment, action)
         if mine is None:  # the adapter reports more events than the reference
@@ -796,14 +797,6 @@ def _events(
             summary = f"{where}: events differ from event #{index} ({mine.get('type')})"
         return Divergence(moment, "events", "/steps/*/events", clause, (), summary, body)
     return None
-
-
-def _fits(mine: Mapping[str, Any], other: Mapping[str, Any], with_clause: bool) -> bool:
-    return all(
-        key in other and same(normalise(value), normalise(other[key]))
-        for key, value in mine.items()
-        if with_clause or key != "clause"
-    )
 
 
 def _legal(

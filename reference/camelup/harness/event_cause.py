@@ -55,7 +55,7 @@ from typing import Any
 
 import attrs
 
-from camelup.harness.compare import choice_clause, compact, normalise, same
+from camelup.harness.compare import choice_clause, compact, event_fits
 from camelup.model.ruleset import Module
 from camelup.model.track import WHIRLWIND_SPACES
 
@@ -89,7 +89,7 @@ def first_event_cause(
     ours = [e for e in ours if isinstance(e, dict)]
     for index, mine in enumerate(ours):
         other = theirs[index] if index < len(theirs) else None
-        if isinstance(other, dict) and _fits(mine, other):
+        if isinstance(other, dict) and event_fits(mine, other):
             continue
         if isinstance(other, dict) and other.get("type") != mine.get("type"):
             index = _whole_move(ours, index, other)
@@ -141,16 +141,8 @@ def _whole_move(ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[st
         return index
     for later in range(index + 1, len(ours)):
         if ours[later].get("type") == "unit_moved":
-            return index if _fits(ours[later], other) else later
+            return index if event_fits(ours[later], other) else later
     return index
-
-
-def _fits(mine: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
-    return all(
-        key in other and same(normalise(value), normalise(other[key]))
-        for key, value in mine.items()
-        if key != "clause"
-    )
 
 
 def _kind_of_difference(
