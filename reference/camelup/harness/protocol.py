@@ -591,38 +591,29 @@ class SubprocessAdapter:
             try:
                 line = process.receive(started + self.timeout - time.monotonic())
             except queue.Empty:
-                broken: Broken | None = Broken(
-                    "timeout",
-                    f"no reply within {self.timeout:g} s (the adapter was killed)",
-                    self._kill(),
+                why = Broken(
+                    "timeout", f"no reply within {self.timeout:g} s (the adapter was killed)"
                 )
             else:
-                broken = None
                 if line is None:
-                    broken = Broken(
-                        "crash",
-                        f"{_ended(process.exit_status(2.0))} while running this case",
-                        self._kill(),
+                    why = Broken(
+                        "crash", f"{_ended(process.exit_status(2.0))} while running this case"
                     )
                 elif isinstance(line, Overlong):
-                    broken = Broken(
+                    why = Broken(
                         "overlong",
                         f"the adapter wrote a line longer than {line.limit} bytes"
                         " (--max-line-bytes)",
-                        self._kill(),
                     )
                 elif isinstance(line, Noise):
-                    broken = Broken(
+                    why = Broken(
                         "noise",
                         f"the adapter wrote more than {line.limit} blank lines while running"
                         " this case",
-                        self._kill(),
                     )
                 else:
                     outcome = self._parse(line, seq, inflight, cases[index])
-                    if isinstance(outcome, Broken):
-                        broken = attrs.evolve(outcome, stderr=self._kill())
-                    else:
+                    if not isinstance(outcome, Broken):
                         inflight.popleft()
                         now = time.monotonic()
                         deep = too_deep(outcome) if text_too_deep(line) else None
@@ -630,9 +621,10 @@ class SubprocessAdapter:
                         yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
+                    why = outcome
+            broken = attrs.evolve(why, stderr=self._kill())
             self.protocol_broken = True
             inflight.popleft()
-            assert broken is not None
             if not self._replied:
                 self._fresh_breaks += (broken.kind,)
             yield index, broken
