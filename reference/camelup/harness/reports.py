@@ -32,14 +32,8 @@ _NOTES = (
 
 
 def render(report: RunReport, fmt: str) -> str:
-    renderers: dict[str, Callable[[RunReport], str]] = {
-        "human": human,
-        "jsonl": jsonl,
-        "junit": junit,
-        "tap": tap,
-        "markdown": markdown,
-    }
-    return renderers[fmt](report)
+    renderers: tuple[Callable[[RunReport], str], ...] = (human, jsonl, junit, tap, markdown)
+    return dict(zip(FORMATS, renderers, strict=True))[fmt](report)
 
 
 def ended_early_line(report: RunReport) -> str | None:
@@ -216,15 +210,7 @@ def jsonl_footer(report: RunReport) -> str:
     footer = {
         "counts": {v: report.count(v) for v in VERDICTS},
         "notes": {
-            note: report.noted(note)
-            for note in (
-                "unsupported",
-                "expected-skip",
-                "adapter-skip",
-                "xfail",
-                "xpass",
-                "protocol",
-            )
+            note: report.noted(note) for note in (*(n for n, _ in _NOTES), "xpass", "protocol")
         },
         "by_area": by_area(report),
         "problems": list(report.problems),
