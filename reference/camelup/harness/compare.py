@@ -15,7 +15,7 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, assert_never
+from typing import Any, TypeGuard, assert_never
 
 import attrs
 
@@ -480,10 +480,15 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
 def cited_clause(error: Any) -> str | None:
     """The clause a refusal cites, when it is one of the spec's: the rule the adapter applied
     (the reference's is then not at issue: it accepts what is refused)."""
+    cited = error.get("clause") if isinstance(error, dict) else None
+    return cited if known_clause(cited) else None
+
+
+def known_clause(clause: Any) -> TypeGuard[str]:
+    """Whether ``clause`` is a clause of the spec (an adapter's refusal may name any text)."""
     from camelup.spec.registry import load_registry
 
-    cited = error.get("clause") if isinstance(error, dict) else None
-    return cited if isinstance(cited, str) and cited in load_registry().clause_ids else None
+    return isinstance(clause, str) and clause in load_registry().clause_ids
 
 
 def error_message(error: Any) -> tuple[str, ...]:

@@ -44,7 +44,7 @@ computed with it would agree with it.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -63,12 +63,12 @@ from camelup.harness.compare import (
     Mismatch,
     applicable,
     camel_order,
-    cited_clause,
     compact,
     describe_action,
     error_message,
     error_text,
     event_fits,
+    known_clause,
     moment_text,
     normalise,
     ranking_of,
@@ -423,16 +423,11 @@ def pattern(pointer_text: str) -> str:
     return "".join("/" + ("*" if t.lstrip("-").isdigit() else t) for t in tokens)
 
 
-def _known(clause: str) -> bool:
-    return cited_clause({"clause": clause}) is not None
-
-
 def first_divergence(
     wire: Mapping[str, Any],
     reference: Mapping[str, Any],
     reply: Mapping[str, Any],
     capabilities: frozenset[str],
-    known_clause: Callable[[str], bool] = _known,
     *,
     partnerships: bool = True,
     facets: frozenset[str] | None = None,
@@ -457,7 +452,7 @@ def first_divergence(
     A state difference lists every differing member at most ``depth`` levels down; a clause
     read from nothing of the step is ``primary`` (a case's own), else the clause of the action.
     A refusal names the clause it cites when the adapter declared ``error_clauses``,
-    ``known_clause`` knows it and it holds under the case's rule set
+    it is a clause of the spec and it holds under the case's rule set
     (:func:`camelup.harness.attribution.in_force`: not a variant's the rule set does not play).
     Without ``partnerships`` (an adapter that plays 6-8 players
     without partnership cards) the reference's ``form_partnership`` actions are left out of its
@@ -473,7 +468,7 @@ def first_divergence(
     if ours_refused is not None or theirs_refused is not None:
         if REFUSALS not in facets:
             return None
-        return _initial(ours_refused, theirs_refused, with_error_clauses, reply, known_clause)
+        return _initial(ours_refused, theirs_refused, with_error_clauses, reply)
     if "steps" not in reference:
         return None
     theirs = moments(reference)
@@ -504,12 +499,7 @@ def first_divergence(
             continue  # refused alike: both positions stay as they were
         if got.error is not None:
             cited = got.error.get("clause")
-            known = (
-                with_error_clauses
-                and isinstance(cited, str)
-                and known_clause(cited)
-                and in_force(cited, wire["ruleset"])
-            )
+            known = with_error_clauses and known_clause(cited) and in_force(cited, wire["ruleset"])
             clause = refusal_clause(cited, known, events, _fallback(action, primary))
             where = _step_text(moment, action)
             summary = f"{where} was refused: {error_text(got.error)}; the reference accepts it"
@@ -691,7 +681,6 @@ def _initial(
     theirs: Any,
     with_clauses: bool,
     body: Mapping[str, Any],
-    known: Callable[[str], bool],
 ) -> Divergence | None:
     if ours is not None and theirs is not None:
         mine = _error_view(ours, with_clauses)
@@ -706,7 +695,7 @@ def _initial(
         summary = f"the given position was accepted; the reference refuses it: {error_text(ours)}"
         return Divergence(0, "accepted", "/initial_error", ours["clause"], (), summary, body)
     clause = theirs.get("clause") if with_clauses else None
-    if not (isinstance(clause, str) and known(clause)):
+    if not known_clause(clause):
         clause = "setup.racing-camels"
     summary = f"the given position was refused: {error_text(theirs)}"
     return Divergence(0, "refused", "/initial_error", clause, (), summary, body)

@@ -29,7 +29,6 @@ import concurrent.futures
 import multiprocessing
 import random
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any, TypeVar
 
 import attrs
@@ -144,18 +143,6 @@ class Progress:
 # ------------------------------------------------------------------------------------ judging
 
 
-@cache
-def _clause_ids() -> frozenset[str]:
-    from camelup.spec.registry import load_registry
-
-    return load_registry().clause_ids
-
-
-def known_clause(clause: str) -> bool:
-    """Whether ``clause`` is a clause of the spec (an adapter's refusal may name any text)."""
-    return clause in _clause_ids()
-
-
 class Judge:
     """Sends candidate cases to the adapter and compares its replies with the reference's."""
 
@@ -258,7 +245,6 @@ class Judge:
                 reference,
                 body,
                 self.hello.capabilities,
-                known_clause,
                 partnerships=self.hello.partnerships,
             )
             return found, reference
