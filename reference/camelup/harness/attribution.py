@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from camelup.harness.compare import RACING_ORDER, compact, normalise, same
-from camelup.harness.event_cause import carry_clause, die_move_index
+from camelup.harness.event_cause import carry_clause, die_move_index, track_of
 
 MISSING: Any = object()  # the value of a member one side lacks
 Tokens = tuple[str, ...]
@@ -397,7 +397,7 @@ class Attribution:
                 return index
             others = {
                 camel
-                for stack in _track(self.before).values()
+                for stack in track_of(self.before).values()
                 if isinstance(stack, list)
                 for camel in stack
                 if isinstance(camel, str) and camel.startswith("crazy-") and camel != chosen
@@ -514,23 +514,18 @@ def _same_items(left: Any, right: Any) -> bool:
     return sorted(map(compact, left)) == sorted(map(compact, right))
 
 
-def _track(state: Any) -> dict[str, Any]:
-    track = state.get("track") if isinstance(state, dict) else None
-    return track if isinstance(track, dict) else {}
-
-
 def _stack(state: Any, space: str) -> list[str]:
-    stack = _track(state).get(space, [])
+    stack = track_of(state).get(space, [])
     return [c for c in stack if isinstance(c, str)] if isinstance(stack, list) else []
 
 
 def _camels(state: Any) -> list[str]:
     """Every camel on the track, sorted."""
-    return sorted(c for stack in _track(state).values() if isinstance(stack, list) for c in stack)
+    return sorted(c for stack in track_of(state).values() if isinstance(stack, list) for c in stack)
 
 
 def _space_of(state: Any, camel: str) -> str | None:
-    for space, stack in _track(state).items():
+    for space, stack in track_of(state).items():
         if isinstance(stack, list) and camel in stack:
             return str(space)
     return None

@@ -74,7 +74,7 @@ from camelup.harness.compare import (
     ranking_of,
     same,
 )
-from camelup.harness.event_cause import first_event_cause, ranking_order_clause
+from camelup.harness.event_cause import camel_spaces, first_event_cause, ranking_order_clause
 from camelup.harness.suite import Case, LegalActionsCheck, RankingCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
@@ -837,8 +837,7 @@ def _ranking(
     if ours == theirs:
         return None
     place = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), 0)
-    track = position.get("track", {}) if isinstance(position, dict) else {}
-    space = {c: int(s) for s, stack in track.items() for c in stack if s.lstrip("-").isdigit()}
+    space = camel_spaces(position)
     if any(isinstance(c, str) and c.startswith("crazy-") for c in theirs):
         clause = "rank.ignore-crazy"
     elif place >= min(len(ours), len(theirs)):

@@ -518,12 +518,7 @@ def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
     space (``rank.stack``), else ``rank.space``."""
     if str(theirs).startswith("crazy-"):
         return "rank.ignore-crazy"
-    spaces = {
-        camel: int(space)
-        for space, stack in _track(position).items()
-        if space.lstrip("-").isdigit() and isinstance(stack, list)
-        for camel in stack
-    }
+    spaces = camel_spaces(position)
     first, second = spaces.get(ours), spaces.get(theirs)
     if any(s is not None and s > _LAST_SPACE for s in (first, second)):
         return "rank.crossed-finish"
@@ -547,9 +542,20 @@ def ranking_order_clause(position: Any, want: Sequence[Any], got: Sequence[Any])
     return "rank.stack" if found[0] == "rank.crossed-finish" and "rank.stack" in found else found[0]
 
 
-def _track(state: Any) -> dict[str, Any]:
+def track_of(state: Any) -> dict[str, Any]:
+    """The track of a state (JSON), or an empty one."""
     track = state.get("track") if isinstance(state, dict) else None
     return track if isinstance(track, dict) else {}
+
+
+def camel_spaces(state: Any) -> dict[str, int]:
+    """The space of every camel on the track of a state (JSON)."""
+    return {
+        camel: int(space)
+        for space, stack in track_of(state).items()
+        if space.lstrip("-").isdigit() and isinstance(stack, list)
+        for camel in stack
+    }
 
 
 def _tiles(state: Any) -> list[Mapping[str, Any]]:
