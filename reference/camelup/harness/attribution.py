@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from camelup.harness.compare import RACING_ORDER, compact, normalise, same
+from camelup.harness.compare import RACING_ORDER, compact, key_order, normalise, same
 from camelup.harness.event_cause import carry_clause, die_move_index, track_of
 
 MISSING: Any = object()  # the value of a member one side lacks
@@ -44,7 +44,7 @@ def differences(
         return
     deeper = None if depth is None else depth - 1
     if depth != 0 and isinstance(want, dict) and isinstance(got, dict):
-        keys = sorted(want, key=_space_key) if tokens == ("track",) else list(want)
+        keys = sorted(want, key=key_order) if tokens == ("track",) else list(want)
         for key in keys:
             if key not in got:
                 yield (*tokens, key), want[key], MISSING
@@ -65,10 +65,6 @@ def differences(
             yield from differences(left, right, deeper, (*tokens, str(index)))
     elif not same(want, got):
         yield tokens, want, got
-
-
-def _space_key(space: str) -> tuple[int, str]:
-    return (int(space), "") if space.lstrip("-").isdigit() else (1 << 30, space)
 
 
 # --------------------------------------------------------------------- which clause produced it

@@ -84,7 +84,7 @@ class Mismatch:
 # ----------------------------------------------------------------------- canonical JSON values
 
 
-def _key_order(key: str) -> tuple[int, int, str]:
+def key_order(key: str) -> tuple[int, int, str]:
     """Keys in reading order: numbers (track spaces) by value, ahead of the other keys."""
     if key.lstrip("-").isdigit():
         return (0, int(key), key)
@@ -94,7 +94,7 @@ def _key_order(key: str) -> tuple[int, int, str]:
 def in_reading_order(value: Any) -> Any:
     """``value`` with every object's keys sorted, track spaces in numeric order (2 before 10)."""
     if isinstance(value, dict):
-        return {k: in_reading_order(value[k]) for k in sorted(value, key=_key_order)}
+        return {k: in_reading_order(value[k]) for k in sorted(value, key=key_order)}
     if isinstance(value, list):
         return [in_reading_order(item) for item in value]
     return value
@@ -799,7 +799,7 @@ def _compare_unchanged(
             for p in old.keys() | new.keys()
             if not (p in old and p in new and same(old[p], new[p]))
         ),
-        key=lambda p: [_key_order(t) for t in parse_pointer(p)],
+        key=lambda p: [key_order(t) for t in parse_pointer(p)],
     )
     if not changed:
         return None

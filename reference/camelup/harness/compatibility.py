@@ -295,7 +295,7 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if failures:
         lines += [f"### Failures ({len(failures)})", "", "| case | clause | reason |"]
         lines.append("|---|---|---|")
-        for result in sorted(failures, key=lambda r: _case_order(r.case)):
+        for result in sorted(failures, key=lambda r: (r.case.file, r.case.id, r.case.index)):
             case = result.case
             lines.append(
                 f"| `{_cell(case.id)}` | `{failing_clause(result)}` | {_cell(_reason(result))} |"
@@ -313,7 +313,3 @@ def _group_order(item: tuple[tuple[str, str], list[CaseResult]]) -> tuple[str, i
     (ruleset, chapter), _ = item
     number = chapter.split(" ", 1)[0]
     return (ruleset, int(number) if number.isdigit() else 99, chapter)
-
-
-def _case_order(case: Case) -> tuple[str, str, int]:
-    return (case.file, case.id, case.index)

@@ -119,10 +119,6 @@ class RunReport:
         return exits.OK
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
 def run_cases(
     cases: Sequence[Case],
     client: Client,
@@ -144,7 +140,8 @@ def run_cases(
     the report holds the cases that finished, marked ``interrupted``.
     """
     expectations = expectations or Expectations()
-    began, started = time.perf_counter(), _now()
+    began = time.perf_counter()
+    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     warnings = [
         f"{e.where}: expectation {e.id!r} matches no selected case"
         for e in expectations.unused(c.id for c in cases)
