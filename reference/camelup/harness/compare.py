@@ -856,38 +856,29 @@ def _compare_odds(
             wanted = [n for n, p in enumerate(theirs) if p is not None]
             missing_places += [(n + 1, camel) for n, p in enumerate(theirs) if p is None]
             compared += len(wanted)
-            if any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted):
-                diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
-            continue
-        compared += len(row)
-        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != [
-            _fraction(p) for p in row
-        ]:
+            wrong = any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted)
+        else:
+            compared += len(row)
+            wrong = not isinstance(theirs, list) or list(map(_fraction, theirs)) != list(
+                map(_fraction, row)
+            )
+        if wrong:
             diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
     not_given = _places_not_given(missing_places, len(check.odds.get("places", {})))
-    if "race_end" in check.odds:
-        if partial and "race_end" not in got:
-            not_given.append("race end")
-        else:
-            compared += 1
-            if _fraction(got.get("race_end")) != _fraction(check.odds["race_end"]):
-                diff.append(
-                    f"race end: expected {check.odds['race_end']},"
-                    f" actual {compact(got.get('race_end'))}"
-                )
-    if "sequences" in check.odds:
-        theirs = got.get("sequences")
-        if partial and "sequences" not in got:
-            not_given.append("sequences")
-        else:
-            compared += 1
-            if (
-                not (isinstance(theirs, int) and not isinstance(theirs, bool))
-                or theirs != check.odds["sequences"]
-            ):
-                diff.append(
-                    f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}"
-                )
+    for key, words in (("race_end", "race end"), ("sequences", "sequences")):
+        if key not in check.odds:
+            continue
+        if partial and key not in got:
+            not_given.append(words)
+            continue
+        compared += 1
+        want, theirs = check.odds[key], got.get(key)
+        if key == "race_end":
+            wrong = _fraction(theirs) != _fraction(want)
+        else:  # a count: an integer, never a boolean
+            wrong = not (isinstance(theirs, int) and not isinstance(theirs, bool)) or theirs != want
+        if wrong:
+            diff.append(f"{words}: expected {want}, actual {compact(theirs)}")
     if compared == 0:
         diff.append("none of the figures was given (partial_odds leaves out some, not all)")
     if not diff:
