@@ -599,8 +599,8 @@ def _position(
         f" and {len(pointers) - 3} more" if len(pointers) > 3 else ""
     )
     where = _after(moment, action)
-    first = found[0][0]
-    detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
+    _, reference_value, adapter_value = found[0]
+    detail = f"expected {_brief(reference_value)}, actual {_brief(adapter_value)}"
     return Divergence(
         moment,
         "state",
@@ -746,20 +746,8 @@ def _after(moment: int, action: Mapping[str, Any] | None = None) -> str:
     return f"after step {moment}" + ("" if action is None else f" ({describe_action(action)})")
 
 
-def _at(document: Any, tokens: Sequence[str]) -> Any:
-    node = document
-    for token in tokens:
-        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        elif isinstance(node, dict) and token in node:
-            node = node[token]
-        else:
-            return None
-    return node
-
-
 def _brief(value: Any) -> str:
-    text = compact(value)
+    text = compact(None if value is MISSING else value)  # a member one side lacks: null
     return text if len(text) <= 60 else text[:57] + "..."
 
 
