@@ -180,19 +180,19 @@ class InProcessReference:
         return None
 
 
+@attrs.frozen
 class Overlong:
     """Stands in the line queue for a line longer than the limit (the rest was not read)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    limit: int
 
 
+@attrs.frozen
 class Noise:
     """Returned instead of a line when the adapter wrote more than ``limit`` blank lines while
     one reply was due."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    limit: int
 
 
 # Adapter process groups still running: ended at exit whatever ends the runner (an exception,
@@ -494,30 +494,27 @@ class SubprocessAdapter:
         """Start the adapter and shake hands; AdapterStartError when that fails."""
         process = _Process(self.argv, self.max_line_bytes)
         process.send({"cmd": "hello", "protocol": PROTOCOL})
-        deadline = time.monotonic() + self.handshake_timeout
         try:
-            while True:
-                try:
-                    line = process.receive(deadline - time.monotonic())
-                except queue.Empty:
-                    raise AdapterStartError(
-                        f"no answer to hello within {self.handshake_timeout:g} s"
-                        " (--handshake-timeout)" + _tail(process.stderr())
-                    ) from None
-                if line is None:
-                    raise AdapterStartError(
-                        f"{_ended(process.exit_status(1.0))} before answering hello"
-                        + _tail(process.stderr())
-                    )
-                if isinstance(line, Overlong):
-                    raise AdapterStartError(
-                        f"the hello reply is longer than {line.limit} bytes (--max-line-bytes)"
-                    )
-                if isinstance(line, Noise):
-                    raise AdapterStartError(
-                        f"more than {line.limit} blank lines and no answer to hello"
-                    )
-                break
+            try:
+                line = process.receive(self.handshake_timeout)
+            except queue.Empty:
+                raise AdapterStartError(
+                    f"no answer to hello within {self.handshake_timeout:g} s"
+                    " (--handshake-timeout)" + _tail(process.stderr())
+                ) from None
+            if line is None:
+                raise AdapterStartError(
+                    f"{_ended(process.exit_status(1.0))} before answering hello"
+                    + _tail(process.stderr())
+                )
+            if isinstance(line, Overlong):
+                raise AdapterStartError(
+                    f"the hello reply is longer than {line.limit} bytes (--max-line-bytes)"
+                )
+            if isinstance(line, Noise):
+                raise AdapterStartError(
+                    f"more than {line.limit} blank lines and no answer to hello"
+                )
             try:
                 message = parse_json(line)
             except JSONInputError as error:
