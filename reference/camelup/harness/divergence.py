@@ -74,7 +74,12 @@ from camelup.harness.compare import (
     ranking_of,
     same,
 )
-from camelup.harness.event_cause import camel_spaces, first_event_cause, ranking_order_clause
+from camelup.harness.event_cause import (
+    RANKED_PLACES,
+    camel_spaces,
+    first_event_cause,
+    ranking_order_clause,
+)
 from camelup.harness.suite import Case, LegalActionsCheck, RankingCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
@@ -617,13 +622,6 @@ def _position(
     )
 
 
-# The members of a scoring event that name a camel by its place in the ranking.
-_RANKED_PLACES = {
-    "leg_scored": (("leader", 0), ("second", 1)),
-    "game_ended": (("winner_camel", 0), ("loser_camel", -1)),
-}
-
-
 def _ranked_as_its_track(
     ours: Sequence[Mapping[str, Any]],
     theirs: Any,
@@ -641,7 +639,7 @@ def _ranked_as_its_track(
     other = theirs[index] if isinstance(theirs, list) and index < len(theirs) else None
     if not isinstance(mine, dict) or not isinstance(other, dict):
         return False
-    places = _RANKED_PLACES.get(str(mine.get("type")))
+    places = RANKED_PLACES.get(str(mine.get("type")))
     if places is None or other.get("type") != mine.get("type"):
         return False
     if all(mine.get(key) == other.get(key) for key, _ in places):

@@ -180,7 +180,7 @@ def _kind_of_difference(
             # The card judged alike, worth another amount: the rule of what such a card is worth.
             return _worth_rule(mine)
     if kind == "game_ended":
-        for place in _PLACES["game_ended"]:
+        for place, _ in RANKED_PLACES["game_ended"]:
             found = _final_camel_clause(ours, theirs, after, place)
             if found is not None:
                 return found
@@ -429,7 +429,7 @@ def _held(score: Mapping[str, Any]) -> tuple[list[str], Any]:
 
 
 def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -> str | None:
-    for place in ("leader", "second"):
+    for place, _ in RANKED_PLACES["leg_scored"]:
         if mine.get(place) != other.get(place):
             return ranking_clause(after, mine.get(place), other.get(place))
     theirs = {s.get("player"): s for s in other.get("scores", []) if isinstance(s, dict)}
@@ -492,7 +492,11 @@ def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
     return explaining.pop() if len(explaining) == 1 else None
 
 
-_PLACES = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+# The members of a scoring event that name a camel, each with its place in the ranking.
+RANKED_PLACES = {
+    "leg_scored": (("leader", 0), ("second", 1)),
+    "game_ended": (("winner_camel", 0), ("loser_camel", -1)),
+}
 
 
 def _rankings(ours: Sequence[Any], theirs: Sequence[Any], after: Any) -> set[str]:
@@ -505,7 +509,7 @@ def _rankings(ours: Sequence[Any], theirs: Sequence[Any], after: Any) -> set[str
     for mine, other in zip(ours, theirs, strict=False):
         if not isinstance(mine, dict) or not isinstance(other, dict):
             continue
-        for place in _PLACES.get(str(mine.get("type")), ()):
+        for place, _ in RANKED_PLACES.get(str(mine.get("type")), ()):
             if other.get("type") == mine.get("type") and mine.get(place) != other.get(place):
                 found.add(ranking_clause(after, mine.get(place), other.get(place)))
     return found
