@@ -153,7 +153,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _no_constant(name: str) -> Any:
+def _refuse(text: str) -> Any:
+    """A parser hook for what is never read (NaN, Infinity; where only integers are read, a
+    number with a fraction or an exponent)."""
     raise _Refused
 
 
@@ -189,10 +191,6 @@ class _Fraction:
 
 class _Infinite:
     """A number too large for a double, which Python reads as Infinity."""
-
-
-def _no_fraction(text: str) -> Any:
-    raise _Refused
 
 
 def _finite(text: str) -> float:
@@ -297,10 +295,10 @@ def parse_json(
         value = json.loads(
             text,
             object_pairs_hook=_no_duplicates,
-            parse_constant=_no_constant,
+            parse_constant=_refuse,
             # Called for numbers with a fraction or an exponent only: a number beyond a double
             # (1e400) is refused there, with no scan of the whole text for one.
-            parse_float=_no_fraction if integers_only else _finite,
+            parse_float=_refuse if integers_only else _finite,
         )
     except _Refused:
         raise _where_refused(text, integers_only) from None
