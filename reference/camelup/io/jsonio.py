@@ -40,6 +40,7 @@ __all__ = [
     "find",
     "lone_surrogate",
     "may_hold_surrogate",
+    "nested_deeper",
     "parse_json",
     "pointer",
     "printable",
@@ -246,9 +247,11 @@ def _where_refused(text: str, integers_only: bool) -> JSONInputError:
     return JSONInputError(f"not JSON this reader reads: {message}", where)
 
 
-def _nested_deeper(value: Any, limit: int) -> bool:
-    """Whether arrays or objects nest in ``value`` more than ``limit`` levels below the root:
-    one pass per level over the containers only (the pointer is found only when they do)."""
+def nested_deeper(value: Any, limit: int) -> bool:
+    """Whether arrays or objects nest in ``value`` (parsed JSON) more than ``limit`` levels
+    below the root. Iterative, so any depth the JSON parser accepted can be measured: one pass
+    per level over the containers only, in comprehensions (a stack of every node cost a third
+    of the loading of a 20,000-case suite); the pointer is found only when they do."""
     level = [value] if isinstance(value, dict | list) else []
     for _ in range(limit + 1):
         below: list[Any] = []
@@ -312,7 +315,7 @@ def parse_json(
         raise JSONInputError("not JSON this reader reads: nested too deeply") from None
     except ValueError:  # an integer of more digits than Python converts
         raise _where_refused(text, integers_only) from None
-    if max_depth is not None and _nested_deeper(value, max_depth):
+    if max_depth is not None and nested_deeper(value, max_depth):
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
             raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])
