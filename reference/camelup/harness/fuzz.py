@@ -427,6 +427,8 @@ class _Local:
     def close(self) -> None:
         return None
 
+    stop = close  # nothing runs in the background to end at once
+
 
 _WORKER: dict[str, Judge] = {}
 
@@ -592,12 +594,9 @@ def fuzz(
     try:
         result = _run(workers, hello, families, seed, games, max_findings, expectations, progress)
     except BaseException:
-        if isinstance(workers, _Pool):
-            workers.stop()
-        else:
-            workers.close()
+        workers.stop()
         raise
-    if (result.interrupted or result.broke) is not None and isinstance(workers, _Pool):
+    if (result.interrupted or result.broke) is not None:
         workers.stop()
     else:
         workers.close()
