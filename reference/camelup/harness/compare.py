@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeGuard, assert_never
 
@@ -348,12 +348,11 @@ def reply_kind(reply: Mapping[str, Any]) -> str:
     return "errored" if "errored" in reply else "result"
 
 
-def _check_asked(
-    case: Case, reply: Mapping[str, Any], capabilities: frozenset[str], member: str
-) -> None:
-    """The reply's ``member`` has what the case asks for (its form is the schema's business)."""
+def check_asked(reply: Mapping[str, Any], member: str, moments: Iterable[int]) -> None:
+    """The reply's ``member`` has an entry for each of the ``moments`` asked for (its form is
+    the schema's business)."""
     found = reply.get(member, {})
-    for moment in wanted(case, capabilities, member):
+    for moment in moments:
         if str(moment) not in found:
             raise ProtocolViolation(f"/{member}/{moment}: missing, as requested")
 
@@ -374,7 +373,7 @@ def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str])
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
-    _check_asked(case, reply, capabilities, "odds")
+    check_asked(reply, "odds", wanted(case, capabilities, "odds"))
     if is_solver(capabilities):
         return  # a solver answers the odds only
     if "initial_error" in reply:
@@ -388,8 +387,8 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
                     f'/steps/{number}: missing key "state" after the refusal'
                     f' (the adapter declared "{STATE_AFTER_REFUSAL}")'
                 )
-    _check_asked(case, reply, capabilities, "legal_actions")
-    _check_asked(case, reply, capabilities, RANKING)
+    for member in ("legal_actions", RANKING):
+        check_asked(reply, member, wanted(case, capabilities, member))
 
 
 # ----------------------------------------------------------------------------------- comparing
