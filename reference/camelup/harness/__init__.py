@@ -30,23 +30,14 @@ if TYPE_CHECKING:
 # Each name is imported from its module when first asked for (PEP 562): a command that needs
 # one module of the package (``conformance list``: the suite) is not made to import them all,
 # the runner, the protocol and the reports among them (a fifth of such a command's start).
-_HOMES = {
-    "Expectations": "expectations",
-    "load_expectations": "expectations",
-    "Hello": "protocol",
-    "InProcessReference": "protocol",
-    "SubprocessAdapter": "protocol",
-    "FORMATS": "reports",
-    "render": "reports",
-    "CaseResult": "runner",
-    "RunReport": "runner",
-    "run_cases": "runner",
-    "Case": "suite",
-    "Suite": "suite",
-    "load_suite": "suite",
-    "select": "suite",
-    "suite_directory": "suite",
+_MODULES = {
+    "expectations": ("Expectations", "load_expectations"),
+    "protocol": ("Hello", "InProcessReference", "SubprocessAdapter"),
+    "reports": ("FORMATS", "render"),
+    "runner": ("CaseResult", "RunReport", "run_cases"),
+    "suite": ("Case", "Suite", "load_suite", "select", "suite_directory"),
 }
+_HOMES = {name: home for home, names in _MODULES.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from camelup.harness.compare import RACING_ORDER, compact, normalise, same
-from camelup.harness.event_cause import carry_clause, die_move_index
+from camelup.harness.compare import RACING_ORDER, compact, key_order, normalise, same
+from camelup.harness.event_cause import carry_clause, die_move_index, track_of
 
 MISSING: Any = object()  # the value of a member one side lacks
 Tokens = tuple[str, ...]
@@ -44,7 +44,7 @@ def differences(
         return
     deeper = None if depth is None else depth - 1
     if depth != 0 and isinstance(want, dict) and isinstance(got, dict):
-        keys = sorted(want, key=_space_key) if tokens == ("track",) else list(want)
+        keys = sorted(want, key=key_order) if tokens == ("track",) else list(want)
         for key in keys:
             if key not in got:
                 yield (*tokens, key), want[key], MISSING
@@ -65,10 +65,6 @@ def differences(
             yield from differences(left, right, deeper, (*tokens, str(index)))
     elif not same(want, got):
         yield tokens, want, got
-
-
-def _space_key(space: str) -> tuple[int, str]:
-    return (int(space), "") if space.lstrip("-").isdigit() else (1 << 30, space)
 
 
 # --------------------------------------------------------------------- which clause produced it
@@ -397,7 +393,7 @@ class Attribution:
                 return index
             others = {
                 camel
-                for stack in _track(self.before).values()
+                for stack in track_of(self.before).values()
                 if isinstance(stack, list)
                 for camel in stack
                 if isinstance(camel, str) and camel.startswith("crazy-") and camel != chosen
@@ -514,23 +510,18 @@ def _same_items(left: Any, right: Any) -> bool:
     return sorted(map(compact, left)) == sorted(map(compact, right))
 
 
-def _track(state: Any) -> dict[str, Any]:
-    track = state.get("track") if isinstance(state, dict) else None
-    return track if isinstance(track, dict) else {}
-
-
 def _stack(state: Any, space: str) -> list[str]:
-    stack = _track(state).get(space, [])
+    stack = track_of(state).get(space, [])
     return [c for c in stack if isinstance(c, str)] if isinstance(stack, list) else []
 
 
 def _camels(state: Any) -> list[str]:
     """Every camel on the track, sorted."""
-    return sorted(c for stack in _track(state).values() if isinstance(stack, list) for c in stack)
+    return sorted(c for stack in track_of(state).values() if isinstance(stack, list) for c in stack)
 
 
 def _space_of(state: Any, camel: str) -> str | None:
-    for space, stack in _track(state).items():
+    for space, stack in track_of(state).items():
         if isinstance(stack, list) and camel in stack:
             return str(space)
     return None

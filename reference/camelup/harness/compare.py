@@ -13,9 +13,9 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, assert_never
+from typing import Any, TypeGuard, assert_never
 
 import attrs
 
@@ -84,7 +84,7 @@ class Mismatch:
 # ----------------------------------------------------------------------- canonical JSON values
 
 
-def _key_order(key: str) -> tuple[int, int, str]:
+def key_order(key: str) -> tuple[int, int, str]:
     """Keys in reading order: numbers (track spaces) by value, ahead of the other keys."""
     if key.lstrip("-").isdigit():
         return (0, int(key), key)
@@ -94,7 +94,7 @@ def _key_order(key: str) -> tuple[int, int, str]:
 def in_reading_order(value: Any) -> Any:
     """``value`` with every object's keys sorted, track spaces in numeric order (2 before 10)."""
     if isinstance(value, dict):
-        return {k: in_reading_order(value[k]) for k in sorted(value, key=_key_order)}
+        return {k: in_reading_order(value[k]) for k in sorted(value, key=key_order)}
     if isinstance(value, list):
         return [in_reading_order(item) for item in value]
     return value
@@ -223,16 +223,13 @@ def parse_pointer(text: str) -> list[str]:
     return [part.replace("~1", "/").replace("~0", "~") for part in text.split("/")[1:]]
 
 
-_MISSING = object()
-
-
 def resolve(document: Any, tokens: Sequence[str], order: Sequence[str]) -> Any:
-    """The member of ``document`` at ``tokens`` (sets sorted on the way), or ``_MISSING``."""
+    """The member of ``document`` at ``tokens`` (sets sorted on the way), or ``NO_VALUE``."""
     node = document
     for depth, token in enumerate(tokens):
         if isinstance(node, dict):
             if token not in node:
-                return _MISSING
+                return NO_VALUE
             node = node[token]
         elif isinstance(node, list):
             if (
@@ -240,19 +237,19 @@ def resolve(document: Any, tokens: Sequence[str], order: Sequence[str]) -> Any:
                 or (token != "0" and token.startswith("0"))
                 or int(token) >= len(node)
             ):
-                return _MISSING
+                return NO_VALUE
             above = tokens[:depth]
             if _is_set(above):  # a set: index it in canonical order
                 node = _sorted_set(above, [normalise(x, (), order) for x in node], order)
             node = node[int(token)]
         else:
-            return _MISSING
+            return NO_VALUE
     return node
 
 
 def value_diff(expected: Any, actual: Any) -> tuple[str, ...]:
     """A readable difference: two lines for small values, a unified diff for big ones."""
-    if actual is _MISSING:
+    if actual is NO_VALUE:
         return (f"expected: {compact(expected)}", "actual:   (missing)")
     left, right = compact(expected), compact(actual)
     if (
@@ -351,12 +348,11 @@ def reply_kind(reply: Mapping[str, Any]) -> str:
     return "errored" if "errored" in reply else "result"
 
 
-def _check_asked(
-    case: Case, reply: Mapping[str, Any], capabilities: frozenset[str], member: str
-) -> None:
-    """The reply's ``member`` has what the case asks for (its form is the schema's business)."""
+def check_asked(reply: Mapping[str, Any], member: str, moments: Iterable[int]) -> None:
+    """The reply's ``member`` has an entry for each of the ``moments`` asked for (its form is
+    the schema's business)."""
     found = reply.get(member, {})
-    for moment in wanted(case, capabilities, member):
+    for moment in moments:
         if str(moment) not in found:
             raise ProtocolViolation(f"/{member}/{moment}: missing, as requested")
 
@@ -377,7 +373,7 @@ def check_steps(steps: Sequence[Any], wanted: int, capabilities: frozenset[str])
 def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) -> None:
     """Raise ProtocolViolation unless ``reply``, a result that follows the schema, is one for
     ``case``: one entry per step, the events, legal actions and odds the adapter declared."""
-    _check_asked(case, reply, capabilities, "odds")
+    check_asked(reply, "odds", wanted(case, capabilities, "odds"))
     if is_solver(capabilities):
         return  # a solver answers the odds only
     if "initial_error" in reply:
@@ -391,8 +387,8 @@ def check_shape(case: Case, reply: Mapping[str, Any], capabilities: frozenset[st
                     f'/steps/{number}: missing key "state" after the refusal'
                     f' (the adapter declared "{STATE_AFTER_REFUSAL}")'
                 )
-    _check_asked(case, reply, capabilities, "legal_actions")
-    _check_asked(case, reply, capabilities, RANKING)
+    for member in ("legal_actions", RANKING):
+        check_asked(reply, member, wanted(case, capabilities, member))
 
 
 # ----------------------------------------------------------------------------------- comparing
@@ -483,10 +479,15 @@ def compare(case: Case, reply: Mapping[str, Any], capabilities: frozenset[str]) 
 def cited_clause(error: Any) -> str | None:
     """The clause a refusal cites, when it is one of the spec's: the rule the adapter applied
     (the reference's is then not at issue: it accepts what is refused)."""
+    cited = error.get("clause") if isinstance(error, dict) else None
+    return cited if known_clause(cited) else None
+
+
+def known_clause(clause: Any) -> TypeGuard[str]:
+    """Whether ``clause`` is a clause of the spec (an adapter's refusal may name any text)."""
     from camelup.spec.registry import load_registry
 
-    cited = error.get("clause") if isinstance(error, dict) else None
-    return cited if isinstance(cited, str) and cited in load_registry().clause_ids else None
+    return isinstance(clause, str) and clause in load_registry().clause_ids
 
 
 def error_message(error: Any) -> tuple[str, ...]:
@@ -511,11 +512,11 @@ def _compare_state(
         tokens = parse_pointer(where)
         want = normalise(expected, tokens, order)
         got = resolve(state, tokens, order)
-        if got is not _MISSING:
+        if got is not NO_VALUE:
             got = normalise(got, tokens, order)
             if same(want, got):
                 continue
-        what = "is missing" if got is _MISSING else "differs"
+        what = "is missing" if got is NO_VALUE else "differs"
         summary = f"{moment_text(case, check.after)}: {where or '/'} {what}"
         found.append(
             Mismatch(
@@ -526,7 +527,7 @@ def _compare_state(
                 check.index,
                 where,
                 want,
-                NO_VALUE if got is _MISSING else got,
+                got,
             )
         )
     return found
@@ -578,18 +579,18 @@ def _compare_events(
         for e in check.events
     ]
     actual = [e for e in events if isinstance(e, dict)]
-
-    def fits(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
-        return all(k in got and same(v, normalise(got[k])) for k, v in want.items())
-
     clause = case.clause_of(check)
     if check.match == "sequence":
         if len(expected) == len(actual) and all(
-            fits(w, g) for w, g in zip(expected, actual, strict=True)
+            event_fits(w, g, True) for w, g in zip(expected, actual, strict=True)
         ):
             return None
         first = next(
-            (i for i, (w, g) in enumerate(zip(expected, actual, strict=False)) if not fits(w, g)),
+            (
+                i
+                for i, (w, g) in enumerate(zip(expected, actual, strict=False))
+                if not event_fits(w, g, True)
+            ),
             min(len(expected), len(actual)),
         )
         if (
@@ -604,11 +605,11 @@ def _compare_events(
             f"{moment_text(case, check.after)}: events differ from event #{first}"
             f" ({len(expected)} expected, {len(actual)} reported)"
         )
-        left = [compact(w) for w in expected]
-        right = [
-            compact(_event_view(g, list(expected[i]) if i < len(expected) else list(g)))
+        shown = [
+            _event_view(g, list(expected[i]) if i < len(expected) else list(g))
             for i, g in enumerate(actual)
         ]
+        left, right = [compact(w) for w in expected], [compact(g) for g in shown]
         diff = tuple(
             difflib.unified_diff(
                 left,
@@ -619,14 +620,10 @@ def _compare_events(
                 lineterm="",
             )
         )
-        shown = [
-            _event_view(g, list(expected[i]) if i < len(expected) else list(g))
-            for i, g in enumerate(actual)
-        ]
         return Mismatch(check.after, clause, summary, diff, check.index, None, expected, shown)
     position = 0
     for number, want in enumerate(expected):
-        while position < len(actual) and not fits(want, actual[position]):
+        while position < len(actual) and not event_fits(want, actual[position], True):
             position += 1
         if position == len(actual):
             if check.clause is None and isinstance(want.get("clause"), str):
@@ -637,12 +634,12 @@ def _compare_events(
                 f"{moment_text(case, check.after)}: expected event #{number} ({want.get('type')})"
                 " not found in order among the events"
             )
+            shown = [_event_view(g, list(want)) for g in actual]
             diff = (
                 f"expected: {compact(want)}",
                 "actual events:",
-                *(f"  {compact(_event_view(g, list(want)))}" for g in actual),
+                *(f"  {compact(g)}" for g in shown),
             )
-            shown = [_event_view(g, list(want)) for g in actual]
             return Mismatch(check.after, clause, summary, diff, check.index, None, want, shown)
         position += 1
     return None
@@ -668,9 +665,19 @@ def _cited_otherwise(want: Mapping[str, Any], actual: Sequence[Mapping[str, Any]
     cites (the first such of ``actual``), when the two rules are of those that choose a crazy
     camel (:func:`choice_clause`); else None."""
     for got in actual:
-        if all(k in got and same(v, normalise(got[k])) for k, v in want.items() if k != "clause"):
+        if event_fits(want, got):
             return choice_clause(want, got)
     return None
+
+
+def event_fits(want: Mapping[str, Any], got: Mapping[str, Any], with_clause: bool = False) -> bool:
+    """Whether ``got`` reports the event ``want``: each of its keys (the clause only
+    ``with_clause``) there, with the same canonical value."""
+    return all(
+        key in got and same(normalise(value), normalise(got[key]))
+        for key, value in want.items()
+        if with_clause or key != "clause"
+    )
 
 
 def _compare_legal(
@@ -693,12 +700,10 @@ def _compare_legal(
         f"{moment_text(case, check.after)}: {what}"
         f" ({len(missing)} missing, {len(extra)} {'unexpected' if check.exact else 'excluded'})"
     )
-    diff = [*(f"- {a}" for a in missing[:10])]
-    if len(missing) > 10:
-        diff.append(f"- ... and {len(missing) - 10} more")
-    diff.extend(f"+ {a}" for a in extra[:10])
-    if len(extra) > 10:
-        diff.append(f"+ ... and {len(extra) - 10} more")
+    diff = []
+    for sign, listed in (("-", missing), ("+", extra)):
+        diff += [f"{sign} {a}" for a in listed[:10]]
+        diff += [f"{sign} ... and {len(listed) - 10} more"] if len(listed) > 10 else []
     expected: Any = [want[k] for k in sorted(want)]
     if not check.exact:
         stated = {"includes": expected, "excludes": [banned[k] for k in sorted(banned)]}
@@ -793,7 +798,7 @@ def _compare_unchanged(
             for p in old.keys() | new.keys()
             if not (p in old and p in new and same(old[p], new[p]))
         ),
-        key=lambda p: [_key_order(t) for t in parse_pointer(p)],
+        key=lambda p: [key_order(t) for t in parse_pointer(p)],
     )
     if not changed:
         return None
@@ -850,38 +855,29 @@ def _compare_odds(
             wanted = [n for n, p in enumerate(theirs) if p is not None]
             missing_places += [(n + 1, camel) for n, p in enumerate(theirs) if p is None]
             compared += len(wanted)
-            if any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted):
-                diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
-            continue
-        compared += len(row)
-        if not isinstance(theirs, list) or [_fraction(p) for p in theirs] != [
-            _fraction(p) for p in row
-        ]:
+            wrong = any(_fraction(theirs[n]) != _fraction(row[n]) for n in wanted)
+        else:
+            compared += len(row)
+            wrong = not isinstance(theirs, list) or list(map(_fraction, theirs)) != list(
+                map(_fraction, row)
+            )
+        if wrong:
             diff.append(f"places of {camel}: expected {compact(row)}, actual {compact(theirs)}")
     not_given = _places_not_given(missing_places, len(check.odds.get("places", {})))
-    if "race_end" in check.odds:
-        if partial and "race_end" not in got:
-            not_given.append("race end")
-        else:
-            compared += 1
-            if _fraction(got.get("race_end")) != _fraction(check.odds["race_end"]):
-                diff.append(
-                    f"race end: expected {check.odds['race_end']},"
-                    f" actual {compact(got.get('race_end'))}"
-                )
-    if "sequences" in check.odds:
-        theirs = got.get("sequences")
-        if partial and "sequences" not in got:
-            not_given.append("sequences")
-        else:
-            compared += 1
-            if (
-                not (isinstance(theirs, int) and not isinstance(theirs, bool))
-                or theirs != check.odds["sequences"]
-            ):
-                diff.append(
-                    f"sequences: expected {check.odds['sequences']}, actual {compact(theirs)}"
-                )
+    for key, words in (("race_end", "race end"), ("sequences", "sequences")):
+        if key not in check.odds:
+            continue
+        if partial and key not in got:
+            not_given.append(words)
+            continue
+        compared += 1
+        want, theirs = check.odds[key], got.get(key)
+        if key == "race_end":
+            wrong = _fraction(theirs) != _fraction(want)
+        else:  # a count: an integer, never a boolean
+            wrong = not (isinstance(theirs, int) and not isinstance(theirs, bool)) or theirs != want
+        if wrong:
+            diff.append(f"{words}: expected {want}, actual {compact(theirs)}")
     if compared == 0:
         diff.append("none of the figures was given (partial_odds leaves out some, not all)")
     if not diff:

@@ -21,7 +21,7 @@ from camelup.harness.compare import is_solver
 from camelup.harness.expectations import Expectations, load_expectations
 from camelup.harness.features import PARTNERSHIP_SKIP
 from camelup.harness.protocol import InProcessReference, SubprocessAdapter
-from camelup.harness.reports import failing_clause
+from camelup.harness.reports import cell, failing_clause
 from camelup.harness.runner import CaseResult, Client, RunReport, run_cases
 from camelup.harness.suite import Case
 from camelup.io import exits
@@ -175,10 +175,6 @@ def _column(result: CaseResult) -> str:
 COLUMNS = ("run", "passed", "failed", "errored", "skipped")
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def _counts(results: Sequence[CaseResult]) -> dict[str, int]:
     counts = Counter(_column(r) for r in results)
     counts["run"] = counts["passed"] + counts["failed"] + counts["errored"]
@@ -235,7 +231,7 @@ def render(cases: Sequence[Case], reports: Sequence[tuple[Implementation, RunRep
     for implementation, report in reports:
         counts = _counts(report.results)
         lines.append(
-            f"| {_cell(_title(implementation, report))} | {_cell(_declares(report))} | "
+            f"| {cell(_title(implementation, report))} | {cell(_declares(report))} | "
             + " | ".join(str(counts[c]) for c in COLUMNS)
             + " |"
         )
@@ -245,7 +241,7 @@ def render(cases: Sequence[Case], reports: Sequence[tuple[Implementation, RunRep
 
 
 def _section(implementation: Implementation, report: RunReport) -> list[str]:
-    lines = [f"## {_cell(_title(implementation, report))}", ""]
+    lines = [f"## {cell(_title(implementation, report))}", ""]
     if implementation.argv is not None:
         lines.append(f"Adapter: `{implementation.shown}`")
         if implementation.expectations:
@@ -255,9 +251,9 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
         capabilities = ", ".join(sorted(report.hello.capabilities)) or "none"
         lines += [f"Declares: {_declares(report)}; capabilities: {capabilities}.", ""]
     if report.fatal:
-        lines += [f"**Error:** {_cell(report.fatal)}", ""]
+        lines += [f"**Error:** {cell(report.fatal)}", ""]
     if report.interrupted is not None:
-        lines += [f"**Incomplete:** {_cell(str(report.ended_early))}.", ""]
+        lines += [f"**Incomplete:** {cell(str(report.ended_early))}.", ""]
     groups: dict[tuple[str, str], list[CaseResult]] = {}
     for result in report.results:
         key = (ruleset_name(result.case), chapter_name(result.case))
@@ -274,7 +270,7 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
             continue
         counts = _counts(results)
         rows.append(
-            f"| {_cell(ruleset)} | {_cell(chapter)} | "
+            f"| {cell(ruleset)} | {cell(chapter)} | "
             + " | ".join(str(counts[c]) for c in COLUMNS)
             + " |"
         )
@@ -295,16 +291,16 @@ def _section(implementation: Implementation, report: RunReport) -> list[str]:
     if failures:
         lines += [f"### Failures ({len(failures)})", "", "| case | clause | reason |"]
         lines.append("|---|---|---|")
-        for result in sorted(failures, key=lambda r: _case_order(r.case)):
+        for result in sorted(failures, key=lambda r: (r.case.file, r.case.id, r.case.index)):
             case = result.case
             lines.append(
-                f"| `{_cell(case.id)}` | `{failing_clause(result)}` | {_cell(_reason(result))} |"
+                f"| `{cell(case.id)}` | `{failing_clause(result)}` | {cell(_reason(result))} |"
             )
         lines.append("")
     skips = Counter(r.reason for r in report.results if r.note in ("adapter-skip", "expected-skip"))
     if skips:
         lines += ["### Skipped by the adapter or the expectations file", ""]
-        lines += [f"- {_cell(reason)}: {count}" for reason, count in sorted(skips.items())]
+        lines += [f"- {cell(reason)}: {count}" for reason, count in sorted(skips.items())]
         lines.append("")
     return lines[:-1] if lines[-1] == "" else lines
 
@@ -313,7 +309,3 @@ def _group_order(item: tuple[tuple[str, str], list[CaseResult]]) -> tuple[str, i
     (ruleset, chapter), _ = item
     number = chapter.split(" ", 1)[0]
     return (ruleset, int(number) if number.isdigit() else 99, chapter)
-
-
-def _case_order(case: Case) -> tuple[str, str, int]:
-    return (case.file, case.id, case.index)

@@ -44,7 +44,7 @@ computed with it would agree with it.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -63,17 +63,23 @@ from camelup.harness.compare import (
     Mismatch,
     applicable,
     camel_order,
-    cited_clause,
     compact,
     describe_action,
     error_message,
     error_text,
+    event_fits,
+    known_clause,
     moment_text,
     normalise,
     ranking_of,
     same,
 )
-from camelup.harness.event_cause import first_event_cause, ranking_order_clause
+from camelup.harness.event_cause import (
+    RANKED_PLACES,
+    camel_spaces,
+    first_event_cause,
+    ranking_order_clause,
+)
 from camelup.harness.suite import Case, LegalActionsCheck, RankingCheck
 from camelup.harness.unpatched import patched, unpatched
 from camelup.io.jsonio import pointer
@@ -422,16 +428,11 @@ def pattern(pointer_text: str) -> str:
     return "".join("/" + ("*" if t.lstrip("-").isdigit() else t) for t in tokens)
 
 
-def _known(clause: str) -> bool:
-    return cited_clause({"clause": clause}) is not None
-
-
 def first_divergence(
     wire: Mapping[str, Any],
     reference: Mapping[str, Any],
     reply: Mapping[str, Any],
     capabilities: frozenset[str],
-    known_clause: Callable[[str], bool] = _known,
     *,
     partnerships: bool = True,
     facets: frozenset[str] | None = None,
@@ -456,7 +457,7 @@ def first_divergence(
     A state difference lists every differing member at most ``depth`` levels down; a clause
     read from nothing of the step is ``primary`` (a case's own), else the clause of the action.
     A refusal names the clause it cites when the adapter declared ``error_clauses``,
-    ``known_clause`` knows it and it holds under the case's rule set
+    it is a clause of the spec and it holds under the case's rule set
     (:func:`camelup.harness.attribution.in_force`: not a variant's the rule set does not play).
     Without ``partnerships`` (an adapter that plays 6-8 players
     without partnership cards) the reference's ``form_partnership`` actions are left out of its
@@ -472,7 +473,7 @@ def first_divergence(
     if ours_refused is not None or theirs_refused is not None:
         if REFUSALS not in facets:
             return None
-        return _initial(ours_refused, theirs_refused, with_error_clauses, reply, known_clause)
+        return _initial(ours_refused, theirs_refused, with_error_clauses, reply)
     if "steps" not in reference:
         return None
     theirs = moments(reference)
@@ -503,12 +504,7 @@ def first_divergence(
             continue  # refused alike: both positions stay as they were
         if got.error is not None:
             cited = got.error.get("clause")
-            known = (
-                with_error_clauses
-                and isinstance(cited, str)
-                and known_clause(cited)
-                and in_force(cited, wire["ruleset"])
-            )
+            known = with_error_clauses and known_clause(cited) and in_force(cited, wire["ruleset"])
             clause = refusal_clause(cited, known, events, _fallback(action, primary))
             where = _step_text(moment, action)
             summary = f"{where} was refused: {error_text(got.error)}; the reference accepts it"
@@ -608,8 +604,8 @@ def _position(
         f" and {len(pointers) - 3} more" if len(pointers) > 3 else ""
     )
     where = _after(moment, action)
-    first = found[0][0]
-    detail = f"expected {_brief(_at(expected, first))}, actual {_brief(_at(actual, first))}"
+    _, reference_value, adapter_value = found[0]
+    detail = f"expected {_brief(reference_value)}, actual {_brief(adapter_value)}"
     return Divergence(
         moment,
         "state",
@@ -624,13 +620,6 @@ def _position(
         explained=attribution.explained(named),
         explained_at=tuple(attribution.explained([n]) for n in named),
     )
-
-
-# The members of a scoring event that name a camel by its place in the ranking.
-_RANKED_PLACES = {
-    "leg_scored": (("leader", 0), ("second", 1)),
-    "game_ended": (("winner_camel", 0), ("loser_camel", -1)),
-}
 
 
 def _ranked_as_its_track(
@@ -650,7 +639,7 @@ def _ranked_as_its_track(
     other = theirs[index] if isinstance(theirs, list) and index < len(theirs) else None
     if not isinstance(mine, dict) or not isinstance(other, dict):
         return False
-    places = _RANKED_PLACES.get(str(mine.get("type")))
+    places = RANKED_PLACES.get(str(mine.get("type")))
     if places is None or other.get("type") != mine.get("type"):
         return False
     if all(mine.get(key) == other.get(key) for key, _ in places):
@@ -690,7 +679,6 @@ def _initial(
     theirs: Any,
     with_clauses: bool,
     body: Mapping[str, Any],
-    known: Callable[[str], bool],
 ) -> Divergence | None:
     if ours is not None and theirs is not None:
         mine = _error_view(ours, with_clauses)
@@ -705,7 +693,7 @@ def _initial(
         summary = f"the given position was accepted; the reference refuses it: {error_text(ours)}"
         return Divergence(0, "accepted", "/initial_error", ours["clause"], (), summary, body)
     clause = theirs.get("clause") if with_clauses else None
-    if not (isinstance(clause, str) and known(clause)):
+    if not known_clause(clause):
         clause = "setup.racing-camels"
     summary = f"the given position was refused: {error_text(theirs)}"
     return Divergence(0, "refused", "/initial_error", clause, (), summary, body)
@@ -756,20 +744,8 @@ def _after(moment: int, action: Mapping[str, Any] | None = None) -> str:
     return f"after step {moment}" + ("" if action is None else f" ({describe_action(action)})")
 
 
-def _at(document: Any, tokens: Sequence[str]) -> Any:
-    node = document
-    for token in tokens:
-        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        elif isinstance(node, dict) and token in node:
-            node = node[token]
-        else:
-            return None
-    return node
-
-
 def _brief(value: Any) -> str:
-    text = compact(value)
+    text = compact(None if value is MISSING else value)  # a member one side lacks: null
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -785,7 +761,7 @@ def _events(
     for index in range(max(len(ours), len(theirs))):
         mine = ours[index] if index < len(ours) else None
         other = theirs[index] if index < len(theirs) else None
-        if mine is not None and isinstance(other, dict) and _fits(mine, other, with_clause):
+        if mine is not None and isinstance(other, dict) and event_fits(mine, other, with_clause):
             continue
         where = _step_text(moment, action)
         if mine is None:  # the adapter reports more events than the reference
@@ -796,14 +772,6 @@ def _events(
             summary = f"{where}: events differ from event #{index} ({mine.get('type')})"
         return Divergence(moment, "events", "/steps/*/events", clause, (), summary, body)
     return None
-
-
-def _fits(mine: Mapping[str, Any], other: Mapping[str, Any], with_clause: bool) -> bool:
-    return all(
-        key in other and same(normalise(value), normalise(other[key]))
-        for key, value in mine.items()
-        if with_clause or key != "clause"
-    )
 
 
 def _legal(
@@ -855,8 +823,7 @@ def _ranking(
     if ours == theirs:
         return None
     place = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), 0)
-    track = position.get("track", {}) if isinstance(position, dict) else {}
-    space = {c: int(s) for s, stack in track.items() for c in stack if s.lstrip("-").isdigit()}
+    space = camel_spaces(position)
     if any(isinstance(c, str) and c.startswith("crazy-") for c in theirs):
         clause = "rank.ignore-crazy"
     elif place >= min(len(ours), len(theirs)):

@@ -55,7 +55,7 @@ from typing import Any
 
 import attrs
 
-from camelup.harness.compare import choice_clause, compact, normalise, same
+from camelup.harness.compare import choice_clause, compact, event_fits
 from camelup.model.ruleset import Module
 from camelup.model.track import WHIRLWIND_SPACES
 
@@ -89,7 +89,7 @@ def first_event_cause(
     ours = [e for e in ours if isinstance(e, dict)]
     for index, mine in enumerate(ours):
         other = theirs[index] if index < len(theirs) else None
-        if isinstance(other, dict) and _fits(mine, other):
+        if isinstance(other, dict) and event_fits(mine, other):
             continue
         if isinstance(other, dict) and other.get("type") != mine.get("type"):
             index = _whole_move(ours, index, other)
@@ -141,16 +141,8 @@ def _whole_move(ours: Sequence[Mapping[str, Any]], index: int, other: Mapping[st
         return index
     for later in range(index + 1, len(ours)):
         if ours[later].get("type") == "unit_moved":
-            return index if _fits(ours[later], other) else later
+            return index if event_fits(ours[later], other) else later
     return index
-
-
-def _fits(mine: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
-    return all(
-        key in other and same(normalise(value), normalise(other[key]))
-        for key, value in mine.items()
-        if key != "clause"
-    )
 
 
 def _kind_of_difference(
@@ -188,7 +180,7 @@ def _kind_of_difference(
             # The card judged alike, worth another amount: the rule of what such a card is worth.
             return _worth_rule(mine)
     if kind == "game_ended":
-        for place in _PLACES["game_ended"]:
+        for place, _ in RANKED_PLACES["game_ended"]:
             found = _final_camel_clause(ours, theirs, after, place)
             if found is not None:
                 return found
@@ -437,7 +429,7 @@ def _held(score: Mapping[str, Any]) -> tuple[list[str], Any]:
 
 
 def _leg_clause(mine: Mapping[str, Any], other: Mapping[str, Any], after: Any) -> str | None:
-    for place in ("leader", "second"):
+    for place, _ in RANKED_PLACES["leg_scored"]:
         if mine.get(place) != other.get(place):
             return ranking_clause(after, mine.get(place), other.get(place))
     theirs = {s.get("player"): s for s in other.get("scores", []) if isinstance(s, dict)}
@@ -500,7 +492,11 @@ def _left_out(score: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
     return explaining.pop() if len(explaining) == 1 else None
 
 
-_PLACES = {"leg_scored": ("leader", "second"), "game_ended": ("winner_camel", "loser_camel")}
+# The members of a scoring event that name a camel, each with its place in the ranking.
+RANKED_PLACES = {
+    "leg_scored": (("leader", 0), ("second", 1)),
+    "game_ended": (("winner_camel", 0), ("loser_camel", -1)),
+}
 
 
 def _rankings(ours: Sequence[Any], theirs: Sequence[Any], after: Any) -> set[str]:
@@ -513,7 +509,7 @@ def _rankings(ours: Sequence[Any], theirs: Sequence[Any], after: Any) -> set[str
     for mine, other in zip(ours, theirs, strict=False):
         if not isinstance(mine, dict) or not isinstance(other, dict):
             continue
-        for place in _PLACES.get(str(mine.get("type")), ()):
+        for place, _ in RANKED_PLACES.get(str(mine.get("type")), ()):
             if other.get("type") == mine.get("type") and mine.get(place) != other.get(place):
                 found.add(ranking_clause(after, mine.get(place), other.get(place)))
     return found
@@ -526,12 +522,7 @@ def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
     space (``rank.stack``), else ``rank.space``."""
     if str(theirs).startswith("crazy-"):
         return "rank.ignore-crazy"
-    spaces = {
-        camel: int(space)
-        for space, stack in _track(position).items()
-        if space.lstrip("-").isdigit() and isinstance(stack, list)
-        for camel in stack
-    }
+    spaces = camel_spaces(position)
     first, second = spaces.get(ours), spaces.get(theirs)
     if any(s is not None and s > _LAST_SPACE for s in (first, second)):
         return "rank.crossed-finish"
@@ -555,9 +546,20 @@ def ranking_order_clause(position: Any, want: Sequence[Any], got: Sequence[Any])
     return "rank.stack" if found[0] == "rank.crossed-finish" and "rank.stack" in found else found[0]
 
 
-def _track(state: Any) -> dict[str, Any]:
+def track_of(state: Any) -> dict[str, Any]:
+    """The track of a state (JSON), or an empty one."""
     track = state.get("track") if isinstance(state, dict) else None
     return track if isinstance(track, dict) else {}
+
+
+def camel_spaces(state: Any) -> dict[str, int]:
+    """The space of every camel on the track of a state (JSON)."""
+    return {
+        camel: int(space)
+        for space, stack in track_of(state).items()
+        if space.lstrip("-").isdigit() and isinstance(stack, list)
+        for camel in stack
+    }
 
 
 def _tiles(state: Any) -> list[Mapping[str, Any]]:

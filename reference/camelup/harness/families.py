@@ -50,6 +50,7 @@ from camelup.model.state import Player, State, Tile, TileSide
 from camelup.model.track import LAST_SPACE, SLOTS, WHIRLWIND_SPACES, Stack, slot
 from camelup.play.engine import apply
 from camelup.play.validation import state_problem
+from camelup.rules.tiles import SIDES
 
 PLAYERS = 3
 FACES = (1, 2, 3)
@@ -60,10 +61,6 @@ CRAZY_WHIRLWIND_STARTS = (10, 9, 8, 7, 6)
 TILE_OFFSETS = (1, 2, 3)
 BYSTANDER_OFFSETS = (None, 1, 2, 3, 4)
 OWNERS = (0, 1)  # the player to move, another player
-SIDES = {
-    Edition.FIRST: (TileSide.OASIS, TileSide.MIRAGE),
-    Edition.SECOND: (TileSide.CHEERING, TileSide.BOOING),
-}
 _WW = frozenset({Module.WHIRLWIND})
 
 
@@ -274,14 +271,8 @@ def _position(
     direction = _direction(unit)
     roles, rest = _camels(ruleset, unit)
     track: list[Stack] = [() for _ in range(SLOTS)]
-    used = {"R": 0}
-    origin: list[Camel] = []
-    for role in unit.stack:
-        if role == "R":
-            origin.append(roles["R"][used["R"]])
-            used["R"] += 1
-        else:
-            origin.append(roles[role][0])
+    racing = iter(roles["R"])  # the racing camels in the order they are stacked
+    origin = [next(racing) if role == "R" else roles[role][0] for role in unit.stack]
     track[slot(start)] = tuple(origin)
     waiting = list(rest)
     if bystander is not None:

@@ -12,27 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from camelup.io.gate import nesting_exceeds
-from camelup.io.jsonio import pointer
+from camelup.io.jsonio import nested_deeper, pointer
 
 MAX_DEPTH = 64
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> str | None:
-    """The JSON pointer of the first array or object of ``value`` nested more than ``limit``
-    levels deep, or None. Iterative, so any depth the JSON parser accepted can be measured:
-    one pass per level over the containers only, in comprehensions (a stack of every node
-    cost a third of the loading of a 20,000-case suite); the pointer is found only when
-    something is too deep."""
-    level = [value] if isinstance(value, dict | list) else []
-    for _ in range(limit):
-        below: list[Any] = []
-        for node in level:
-            members = node.values() if isinstance(node, dict) else node
-            below += [m for m in members if isinstance(m, dict | list)]
-        if not below:
-            return None
-        level = below
-    return _path_to_depth(value, limit) if level else None
+    """The JSON pointer of the first array or object of ``value`` (parsed JSON) nested more
+    than ``limit`` levels deep, or None (measured by :func:`camelup.io.jsonio.nested_deeper`)."""
+    return _path_to_depth(value, limit) if nested_deeper(value, limit - 1) else None
 
 
 def may_nest_too_deep(text: bytes, level: int, limit: int = MAX_DEPTH) -> bool:

@@ -180,19 +180,19 @@ class InProcessReference:
         return None
 
 
+@attrs.frozen
 class Overlong:
     """Stands in the line queue for a line longer than the limit (the rest was not read)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    limit: int
 
 
+@attrs.frozen
 class Noise:
     """Returned instead of a line when the adapter wrote more than ``limit`` blank lines while
     one reply was due."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    limit: int
 
 
 # Adapter process groups still running: ended at exit whatever ends the runner (an exception,
@@ -494,30 +494,27 @@ class SubprocessAdapter:
         """Start the adapter and shake hands; AdapterStartError when that fails."""
         process = _Process(self.argv, self.max_line_bytes)
         process.send({"cmd": "hello", "protocol": PROTOCOL})
-        deadline = time.monotonic() + self.handshake_timeout
         try:
-            while True:
-                try:
-                    line = process.receive(deadline - time.monotonic())
-                except queue.Empty:
-                    raise AdapterStartError(
-                        f"no answer to hello within {self.handshake_timeout:g} s"
-                        " (--handshake-timeout)" + _tail(process.stderr())
-                    ) from None
-                if line is None:
-                    raise AdapterStartError(
-                        f"{_ended(process.exit_status(1.0))} before answering hello"
-                        + _tail(process.stderr())
-                    )
-                if isinstance(line, Overlong):
-                    raise AdapterStartError(
-                        f"the hello reply is longer than {line.limit} bytes (--max-line-bytes)"
-                    )
-                if isinstance(line, Noise):
-                    raise AdapterStartError(
-                        f"more than {line.limit} blank lines and no answer to hello"
-                    )
-                break
+            try:
+                line = process.receive(self.handshake_timeout)
+            except queue.Empty:
+                raise AdapterStartError(
+                    f"no answer to hello within {self.handshake_timeout:g} s"
+                    " (--handshake-timeout)" + _tail(process.stderr())
+                ) from None
+            if line is None:
+                raise AdapterStartError(
+                    f"{_ended(process.exit_status(1.0))} before answering hello"
+                    + _tail(process.stderr())
+                )
+            if isinstance(line, Overlong):
+                raise AdapterStartError(
+                    f"the hello reply is longer than {line.limit} bytes (--max-line-bytes)"
+                )
+            if isinstance(line, Noise):
+                raise AdapterStartError(
+                    f"more than {line.limit} blank lines and no answer to hello"
+                )
             try:
                 message = parse_json(line)
             except JSONInputError as error:
@@ -591,38 +588,29 @@ class SubprocessAdapter:
             try:
                 line = process.receive(started + self.timeout - time.monotonic())
             except queue.Empty:
-                broken: Broken | None = Broken(
-                    "timeout",
-                    f"no reply within {self.timeout:g} s (the adapter was killed)",
-                    self._kill(),
+                why = Broken(
+                    "timeout", f"no reply within {self.timeout:g} s (the adapter was killed)"
                 )
             else:
-                broken = None
                 if line is None:
-                    broken = Broken(
-                        "crash",
-                        f"{_ended(process.exit_status(2.0))} while running this case",
-                        self._kill(),
+                    why = Broken(
+                        "crash", f"{_ended(process.exit_status(2.0))} while running this case"
                     )
                 elif isinstance(line, Overlong):
-                    broken = Broken(
+                    why = Broken(
                         "overlong",
                         f"the adapter wrote a line longer than {line.limit} bytes"
                         " (--max-line-bytes)",
-                        self._kill(),
                     )
                 elif isinstance(line, Noise):
-                    broken = Broken(
+                    why = Broken(
                         "noise",
                         f"the adapter wrote more than {line.limit} blank lines while running"
                         " this case",
-                        self._kill(),
                     )
                 else:
                     outcome = self._parse(line, seq, inflight, cases[index])
-                    if isinstance(outcome, Broken):
-                        broken = attrs.evolve(outcome, stderr=self._kill())
-                    else:
+                    if not isinstance(outcome, Broken):
                         inflight.popleft()
                         now = time.monotonic()
                         deep = too_deep(outcome) if text_too_deep(line) else None
@@ -630,9 +618,10 @@ class SubprocessAdapter:
                         yield index, Reply(outcome, now - started, deep)
                         progress = now
                         continue
+                    why = outcome
+            broken = attrs.evolve(why, stderr=self._kill())
             self.protocol_broken = True
             inflight.popleft()
-            assert broken is not None
             if not self._replied:
                 self._fresh_breaks += (broken.kind,)
             yield index, broken

@@ -32,14 +32,8 @@ _NOTES = (
 
 
 def render(report: RunReport, fmt: str) -> str:
-    renderers: dict[str, Callable[[RunReport], str]] = {
-        "human": human,
-        "jsonl": jsonl,
-        "junit": junit,
-        "tap": tap,
-        "markdown": markdown,
-    }
-    return renderers[fmt](report)
+    renderers: tuple[Callable[[RunReport], str], ...] = (human, jsonl, junit, tap, markdown)
+    return dict(zip(FORMATS, renderers, strict=True))[fmt](report)
 
 
 def ended_early_line(report: RunReport) -> str | None:
@@ -216,15 +210,7 @@ def jsonl_footer(report: RunReport) -> str:
     footer = {
         "counts": {v: report.count(v) for v in VERDICTS},
         "notes": {
-            note: report.noted(note)
-            for note in (
-                "unsupported",
-                "expected-skip",
-                "adapter-skip",
-                "xfail",
-                "xpass",
-                "protocol",
-            )
+            note: report.noted(note) for note in (*(n for n, _ in _NOTES), "xpass", "protocol")
         },
         "by_area": by_area(report),
         "problems": list(report.problems),
@@ -395,19 +381,20 @@ def tap(report: RunReport) -> str:
     return printable("\n".join(lines)) + "\n"
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
+    """``text`` as the cell of a Markdown table."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
 def markdown(report: RunReport) -> str:
     title = report.hello.summary() if report.hello is not None else report.adapter
-    lines = [f"## camelup conformance: {_cell(title)}", ""]
+    lines = [f"## camelup conformance: {cell(title)}", ""]
     if report.fatal:
-        lines += [f"**Error:** {_cell(report.fatal)}", ""]
+        lines += [f"**Error:** {cell(report.fatal)}", ""]
     lines.append("| area | " + " | ".join(VERDICTS) + " |")
     lines.append("|---|" + "---:|" * len(VERDICTS))
     for area, row in by_area(report).items():
-        lines.append(f"| {_cell(area)} | " + " | ".join(str(row[v]) for v in VERDICTS) + " |")
+        lines.append(f"| {cell(area)} | " + " | ".join(str(row[v]) for v in VERDICTS) + " |")
     lines.append("| **total** | " + " | ".join(f"**{report.count(v)}**" for v in VERDICTS) + " |")
     reported = [r for r in report.results if _reported(r)]
     if reported:
@@ -418,11 +405,11 @@ def markdown(report: RunReport) -> str:
             silenced = silence_note(result.diverged_at, len(result.not_compared))
             first += f" ({silenced})" if silenced else ""
             lines.append(
-                f"- **{_label(result)}** `{case.id}` [`{failing_clause(result)}`]: {_cell(first)}"
+                f"- **{_label(result)}** `{case.id}` [`{failing_clause(result)}`]: {cell(first)}"
             )
             rule = rule_links(failing_clause(result), case.ruling)
             if rule is not None:
-                lines.append(f"  - {_cell(rule.markdown())}")
+                lines.append(f"  - {cell(rule.markdown())}")
             details = [
                 line for m in result.mismatches for line in (f"{m.summary}  [{m.clause}]", *m.diff)
             ]

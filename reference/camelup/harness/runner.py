@@ -119,10 +119,6 @@ class RunReport:
         return exits.OK
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
 def run_cases(
     cases: Sequence[Case],
     client: Client,
@@ -144,7 +140,8 @@ def run_cases(
     the report holds the cases that finished, marked ``interrupted``.
     """
     expectations = expectations or Expectations()
-    began, started = time.perf_counter(), _now()
+    began = time.perf_counter()
+    started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     warnings = [
         f"{e.where}: expectation {e.id!r} matches no selected case"
         for e in expectations.unused(c.id for c in cases)
@@ -241,26 +238,21 @@ def _run(
     for index, case in enumerate(cases):
         expected = expectations.lookup(case.id)
         if expected is not None and expected.status == "skip":
-            run.decide(index, CaseResult(case, "skipped", "expected-skip", expected.describe()))
+            skipped = ("expected-skip", expected.describe())
         elif not hello.supports(case.ruleset):
-            run.decide(
-                index,
-                CaseResult(
-                    case,
-                    "skipped",
-                    "unsupported",
-                    f"the adapter does not support {hello.unsupported(case.ruleset)}",
-                ),
+            skipped = (
+                "unsupported",
+                f"the adapter does not support {hello.unsupported(case.ruleset)}",
             )
         elif not hello.supports_case(case.ruleset, needs_partnerships(case.raw)):
-            run.decide(index, CaseResult(case, "skipped", "unsupported", PARTNERSHIP_SKIP))
+            skipped = ("unsupported", PARTNERSHIP_SKIP)
         elif not any(applicable(c, hello.capabilities) for c in case.checks):
             needs = ", ".join(missing_capabilities(case, hello.capabilities))
-            run.decide(
-                index, CaseResult(case, "skipped", "unsupported", f"needs the capability {needs}")
-            )
+            skipped = ("unsupported", f"needs the capability {needs}")
         else:
             to_send.append((index, case))
+            continue
+        run.decide(index, CaseResult(case, "skipped", *skipped))
     wire = [wire_for(case, hello.capabilities) for _, case in to_send]
     fatal: str | None = None
     stopped: str | None = None
@@ -326,19 +318,18 @@ def verdict(case: Case, outcome: Outcome, hello: Hello, diverging: bool = True) 
         return CaseResult(case, "errored", "protocol", outcome.message, stderr=outcome.stderr)
     assert isinstance(outcome, Reply)
     body = outcome.body
+
+    def unjudged(verdict: Verdict, note: str, reason: str) -> CaseResult:
+        return CaseResult(case, verdict, note, reason, seconds=outcome.seconds)
+
     if outcome.too_deep is not None:  # compared recursively below: refused, the run goes on
-        reason = too_deep_reply(body, outcome.too_deep)
-        return CaseResult(case, "errored", "protocol", reason, seconds=outcome.seconds)
+        return unjudged("errored", "protocol", too_deep_reply(body, outcome.too_deep))
     try:
         kind = reply_kind(body)
         if kind == "skipped":
-            return CaseResult(
-                case, "skipped", "adapter-skip", body["skipped"]["reason"], seconds=outcome.seconds
-            )
+            return unjudged("skipped", "adapter-skip", body["skipped"]["reason"])
         if kind == "errored":
-            return CaseResult(
-                case, "errored", "", body["errored"]["message"], seconds=outcome.seconds
-            )
+            return unjudged("errored", "", body["errored"]["message"])
         mismatches = compare(case, body, hello.capabilities)
         judged = (
             divergence.judge(case, body, hello.capabilities, mismatches)
@@ -346,13 +337,9 @@ def verdict(case: Case, outcome: Outcome, hello: Hello, diverging: bool = True) 
             else divergence.Judged(tuple(mismatches))
         )
     except ProtocolViolation as error:
-        return CaseResult(
-            case, "errored", "protocol", f"malformed reply: {error}", seconds=outcome.seconds
-        )
+        return unjudged("errored", "protocol", f"malformed reply: {error}")
     except RecursionError:  # deep, but not seen as such from its text (nesting.text_too_deep)
-        return CaseResult(
-            case, "errored", "protocol", too_deep_reply(body), seconds=outcome.seconds
-        )
+        return unjudged("errored", "protocol", too_deep_reply(body))
     passed: Verdict = "failed" if judged.mismatches else "passed"
     return CaseResult(
         case,

@@ -34,6 +34,7 @@ from camelup.io.replay import moments
 
 MAX_PASSES = 4  # one-by-one removal passes after the chunked ones
 AREA = "fuzz"
+_WHAT = {"legal_actions": "its legal actions", "ranking": "its ranking"}  # else its events
 
 # Judges one candidate on the adapter: its divergence, or None when the adapter agrees.
 One = Callable[[Mapping[str, Any]], Divergence | None]
@@ -185,10 +186,6 @@ def _key_pointers(state: Mapping[str, Any]) -> list[tuple[str, ...]]:
     return [*keys, ("leg",), ("to_move",), ("result",)]
 
 
-def _members(state: Mapping[str, Any]) -> dict[str, Any]:
-    return {pointer(key): value for key, value in state.items()}
-
-
 def build_case(
     wire: Mapping[str, Any], divergence: Divergence, seed: int, game: int, comment: str
 ) -> dict[str, Any]:
@@ -238,9 +235,10 @@ def build_case(
     if divergence.kind == "ranking":
         expect.append({"after": moment, "ranking": reference["ranking"][str(moment)]})
     if not expect:  # nothing to name: check every member
-        expect.append({"after": moment, "state": _members(ref_state)})
+        members = {pointer(key): value for key, value in ref_state.items()}
+        expect.append({"after": moment, "state": members})
     clauses = [clause, *dict.fromkeys(str(e["clause"]) for e in events if e["clause"] != clause)]
-    named = list(values) or [_what(divergence.kind)]
+    named = list(values) or [_WHAT.get(divergence.kind, "its events")]
     shown = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
     if moment == 0:
         description = f"the given position matches the reference at {shown}"
@@ -248,10 +246,6 @@ def build_case(
         action = describe_action(actions[moment - 1])
         description = f"after {action} the game matches the reference at {shown}"
     return _case_json(wire, expect, clauses, description, comment, seed, game)
-
-
-def _what(kind: str) -> str:
-    return {"legal_actions": "its legal actions", "ranking": "its ranking"}.get(kind, "its events")
 
 
 def _case_json(

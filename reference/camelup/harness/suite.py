@@ -332,7 +332,7 @@ def load_suite(
     problems: list[Problem] = []
     seen: dict[str, Case] = {}
     try:
-        gate = _schemas(folder_schemas)
+        gate = bundled() if folder_schemas == bundled().directory else Schemas(folder_schemas)
     except SchemaFileError as unusable:  # no case can be judged without its schemas
         problem = Problem(display_path(folder_schemas), "", str(unusable))
         return Suite((), (problem,), tuple(display_path(p) for p in files), folder_schemas)
@@ -354,10 +354,6 @@ def load_suite(
             cases.append(case)
     files_shown = tuple(display_path(p) for p in files)
     return Suite(tuple(cases), tuple(problems), files_shown, folder_schemas)
-
-
-def _schemas(folder: Path) -> Schemas:
-    return bundled() if folder == bundled().directory else Schemas(folder)
 
 
 # Case files read against the bundled schemas, by (name shown, digest of the bytes): a file is

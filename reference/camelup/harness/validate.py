@@ -172,11 +172,6 @@ class CoverageRow:
         its clauses is not enough)."""
         return self.level == "must" and self.code == "engine" and not self.checks
 
-    @property
-    def listed_only(self) -> bool:
-        """Listed by a case, yet judged by no check: no check names it or falls back to it."""
-        return bool(self.cases) and not self.checks
-
 
 def coverage(cases: Sequence[Case]) -> list[CoverageRow]:
     """Clause x hand-written cases x implementation sites, in spec order."""

@@ -75,12 +75,11 @@ __all__ = [
 EVENT_TYPES: tuple[type, ...] = typing.get_args(Event)
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
-TAGS: dict[type, str] = {cls: _snake(cls.__name__) for cls in (*ACTION_TYPES, *EVENT_TYPES)}
-"""The ``"type"`` tag of each action and event class."""
+TAGS: dict[type, str] = {
+    cls: re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    for cls in (*ACTION_TYPES, *EVENT_TYPES)
+}
+"""The ``"type"`` tag of each action and event class: its name in snake_case."""
 
 _RULESET_POINTERS = {
     "player-count": "/players",

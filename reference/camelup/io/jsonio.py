@@ -40,6 +40,7 @@ __all__ = [
     "find",
     "lone_surrogate",
     "may_hold_surrogate",
+    "nested_deeper",
     "parse_json",
     "pointer",
     "printable",
@@ -153,7 +154,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _no_constant(name: str) -> Any:
+def _refuse(text: str) -> Any:
+    """A parser hook for what is never read (NaN, Infinity; where only integers are read, a
+    number with a fraction or an exponent)."""
     raise _Refused
 
 
@@ -189,10 +192,6 @@ class _Fraction:
 
 class _Infinite:
     """A number too large for a double, which Python reads as Infinity."""
-
-
-def _no_fraction(text: str) -> Any:
-    raise _Refused
 
 
 def _finite(text: str) -> float:
@@ -248,9 +247,11 @@ def _where_refused(text: str, integers_only: bool) -> JSONInputError:
     return JSONInputError(f"not JSON this reader reads: {message}", where)
 
 
-def _nested_deeper(value: Any, limit: int) -> bool:
-    """Whether arrays or objects nest in ``value`` more than ``limit`` levels below the root:
-    one pass per level over the containers only (the pointer is found only when they do)."""
+def nested_deeper(value: Any, limit: int) -> bool:
+    """Whether arrays or objects nest in ``value`` (parsed JSON) more than ``limit`` levels
+    below the root. Iterative, so any depth the JSON parser accepted can be measured: one pass
+    per level over the containers only, in comprehensions (a stack of every node cost a third
+    of the loading of a 20,000-case suite); the pointer is found only when they do."""
     level = [value] if isinstance(value, dict | list) else []
     for _ in range(limit + 1):
         below: list[Any] = []
@@ -297,10 +298,10 @@ def parse_json(
         value = json.loads(
             text,
             object_pairs_hook=_no_duplicates,
-            parse_constant=_no_constant,
+            parse_constant=_refuse,
             # Called for numbers with a fraction or an exponent only: a number beyond a double
             # (1e400) is refused there, with no scan of the whole text for one.
-            parse_float=_no_fraction if integers_only else _finite,
+            parse_float=_refuse if integers_only else _finite,
         )
     except _Refused:
         raise _where_refused(text, integers_only) from None
@@ -314,7 +315,7 @@ def parse_json(
         raise JSONInputError("not JSON this reader reads: nested too deeply") from None
     except ValueError:  # an integer of more digits than Python converts
         raise _where_refused(text, integers_only) from None
-    if max_depth is not None and _nested_deeper(value, max_depth):
+    if max_depth is not None and nested_deeper(value, max_depth):
         deep = find(value, _too_deep(max_depth))
         if deep is not None:
             raise JSONInputError(f"not JSON this reader reads: {deep[1]}", deep[0])

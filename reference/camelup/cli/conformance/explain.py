@@ -58,7 +58,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
     from camelup.harness.compare import (
         ProtocolViolation,
         compare,
-        describe_action,
+        moment_text,
         reply_kind,
         wire_for,
     )
@@ -127,11 +127,7 @@ def _explain(options: ExplainOptions, say: _Out) -> int:
             return exits.PROTOCOL
         return exits.OK if result.verdict == "skipped" else exits.FAILED
     first = result.mismatches[0]
-    where = (
-        "the given position"
-        if first.after == 0
-        else f"step {first.after} ({describe_action(case.steps[first.after - 1]['action'])})"
-    )
+    where = moment_text(case, first.after, after=False) if first.after else "the given position"
     what = "first divergence" if first.divergence else "first failing check"
     say(f"FAIL {case.id}: {what} at {where}")
     rule = rule_links(first.clause, case.ruling)

@@ -13,7 +13,7 @@ import attrs
 
 import camelup.cli.conformance.shared as shared
 import camelup.cli.signals as signals
-from camelup.cli.common import InvalidSuite, Refused, UsageError, Verb, error_line
+from camelup.cli.common import InvalidSuite, Refused, UsageError, Verb, error_line, options_from
 from camelup.io import exits
 
 HELP = (
@@ -59,23 +59,20 @@ class MutantsOptions:
     quiet: bool
     list: bool
 
-    @classmethod
-    def from_namespace(cls, namespace: argparse.Namespace) -> MutantsOptions:
-        from camelup.harness.mutation.catalogue import CATALOGUE
 
-        unknown = [name for name in namespace.mutant if name not in CATALOGUE]
-        if unknown:
-            raise UsageError(f"no such mutant: {', '.join(unknown)}")
-        if namespace.jobs < 1:
-            raise UsageError("--jobs must be at least 1")
-        return cls(
-            tuple(dict.fromkeys(namespace.mutant)),
-            namespace.jobs,
-            namespace.suite,
-            namespace.first_kill,
-            namespace.quiet,
-            namespace.list,
-        )
+def _mutant_names(namespace: argparse.Namespace) -> tuple[str, ...]:
+    from camelup.harness.mutation.catalogue import CATALOGUE
+
+    unknown = [name for name in namespace.mutant if name not in CATALOGUE]
+    if unknown:
+        raise UsageError(f"no such mutant: {', '.join(unknown)}")
+    return tuple(dict.fromkeys(namespace.mutant))
+
+
+def _jobs(namespace: argparse.Namespace) -> int:
+    if namespace.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    return int(namespace.jobs)
 
 
 def handle(options: MutantsOptions) -> int:
@@ -130,7 +127,7 @@ VERB = Verb(
         (exits.INVALID_SUITE, "invalid suite or case file"),
     ),
     add_arguments=add_arguments,
-    options=MutantsOptions.from_namespace,
+    options=options_from(MutantsOptions, mutants=_mutant_names, jobs=_jobs),
     handle=handle,
     details="Each mutant (camelup.harness.mutation) is applied in this process and undone"
     " after it; a mutant is killed when a case fails or errors, and the kill names the right"

@@ -118,7 +118,9 @@ class _Sink:
         self._file: IO[str] | None = None
         self._opened = contextlib.ExitStack()
 
-    def _failed(self, error: OutputRefused) -> None:
+    def _failed(self, error: OSError | OutputRefused) -> None:
+        if isinstance(error, OSError):
+            error = OutputRefused(f"{self.output}: {error.strerror or error}", exits.OUTPUT)
         if self.error is None:
             self.error, self.error_code = f"--output {error}", error.exit_code
         # Abandoned, not closed: the temporary file holding part of the report is removed.
@@ -138,17 +140,13 @@ class _Sink:
                 self._file = self._opened.enter_context(open_output(Path(self.output)))
             self._file.write(text)
             self._file.flush()
-        except OSError as error:
-            self._failed(OutputRefused(f"{self.output}: {error.strerror or error}", exits.OUTPUT))
-        except OutputRefused as error:
+        except (OSError, OutputRefused) as error:
             self._failed(error)
 
     def close(self) -> None:
         try:
             self._opened.close()
-        except OSError as error:
-            self._failed(OutputRefused(f"{self.output}: {error.strerror or error}", exits.OUTPUT))
-        except OutputRefused as error:
+        except (OSError, OutputRefused) as error:
             self._failed(error)
 
 

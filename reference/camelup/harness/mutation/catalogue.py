@@ -66,11 +66,11 @@ def _before(owner: ModuleType, name: str, change: Callable[..., tuple[Any, ...]]
 
 def _refusal_dropped(owner: ModuleType, name: str, code: str) -> Wrap:
     """The rule ``owner.name`` no longer refuses with ``code``."""
-    return _after(owner, name, lambda found, *_: None if _is(found, code) else found)
-
-
-def _is(found: object, code: str) -> bool:
-    return isinstance(found, Violation) and found.code == code
+    return _after(
+        owner,
+        name,
+        lambda found, *_: None if isinstance(found, Violation) and found.code == code else found,
+    )
 
 
 def _setup_given(change: Callable[[setup.Setup], setup.Setup]) -> Wrap:

@@ -122,17 +122,6 @@ def judged(
     pool.join()
 
 
-def judge_all(
-    names: Sequence[str],
-    cases: Sequence[Case],
-    jobs: int = 1,
-    suite: str | None = None,
-    first_kill: bool = False,
-) -> list[Verdict]:
-    """One verdict per mutant, in the order of ``names``."""
-    return list(judged(names, cases, jobs, suite, first_kill))
-
-
 def chapter_of(clause: str) -> str:
     """The spec chapter file of ``clause`` (``06-tiles``), or ``?`` for an unknown clause."""
     from camelup.spec.registry import load_registry

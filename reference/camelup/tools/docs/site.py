@@ -110,19 +110,13 @@ def _relative(from_page: str, to_file: str) -> str:
     return posixpath.relpath(to_file, start)
 
 
-def _split(target: str) -> tuple[str, str]:
-    path, _, fragment = target.partition("#")
-    return path, fragment
-
-
 def _is_external(target: str) -> bool:
     return bool(urlsplit(target).scheme)
 
 
 def _resolve(page: str, path: str) -> str:
     """A link's target relative to the repository root (may start with '..')."""
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
-    return joined
+    return posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
 
 
 def _short(text: str, limit: int = 120) -> str:
@@ -384,12 +378,6 @@ def _keep(snapshot: Path, kept: Path) -> None:
         write_output(kept, snapshot.read_bytes())
 
 
-def copy_pyodide(folder: Path, out: Path) -> None:
-    make_folder(out)
-    for name in PYODIDE_FILES:
-        write_output(out / name, (folder / name).read_bytes())
-
-
 def _ruling_questions() -> dict[str, str]:
     """Each ruling's question, by the targets that lead to it: its page, and its entry in the
     register (whose anchor starts with ``rul-NN``); a link to a ruling carries it as title."""
@@ -506,7 +494,7 @@ def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
         def rewrite(target: str, source: str = source, name: str = name) -> str:
             if _is_external(target) or target.startswith("#"):
                 return target
-            path, fragment = _split(target)
+            path, _, fragment = target.partition("#")
             resolved = _resolve(source, path)
             if resolved.startswith("../") or resolved == "..":
                 problems.append(f"{source}: {target} (outside the repository)")
@@ -526,7 +514,7 @@ def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
         def title_of(target: str, source: str = source) -> str | None:
             if _is_external(target):
                 return None
-            path, fragment = _split(target)
+            path, _, fragment = target.partition("#")
             resolved = _resolve(source, path) if path else source
             return questions.get(resolved) or questions.get(f"{resolved}#{fragment[:6]}")
 
@@ -559,7 +547,9 @@ def build_site(root: Path, out: Path, pyodide: Path | None = None) -> list[str]:
     for asset in _ASSET_FILES:
         write_output(assets / asset, _ASSET_FOLDER.joinpath(asset).read_bytes())
     if engine:
-        copy_pyodide(pyodide, assets / "pyodide")
+        make_folder(assets / "pyodide")
+        for name in PYODIDE_FILES:
+            write_output(assets / "pyodide" / name, (pyodide / name).read_bytes())
         make_folder(assets / "engine")
         write_engine(assets / "engine" / "camelup-engine.zip")
         snapshot = make_snapshot(pyodide, assets / "engine")

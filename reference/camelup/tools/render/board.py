@@ -17,7 +17,7 @@ from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll
 from camelup.model.events import DieRevealed, UnitMoved, WhirlwindStep
 from camelup.model.ruleset import Edition
-from camelup.model.state import Player, State, Tile, TileSide
+from camelup.model.state import Player, State, Tile
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, WHIRLWIND_SPACES, Stack
 
 MAX_PIPS = 3  # the most spaces one move (a die, or a tile step) covers
@@ -74,14 +74,6 @@ def roll_label(roll: DieRoll) -> str:
     return label
 
 
-_SIDE_WORDS = {
-    TileSide.OASIS: "oasis",
-    TileSide.MIRAGE: "mirage",
-    TileSide.CHEERING: "cheering",
-    TileSide.BOOING: "booing",
-}
-
-
 def tile_label(tile: Tile) -> str:
     """``+1P2`` for player 2's tile on its forward side, ``-1P2`` on its backward side."""
     return f"{'+1' if tile.side.step > 0 else '-1'}P{tile.owner}"
@@ -89,7 +81,7 @@ def tile_label(tile: Tile) -> str:
 
 def tile_words(tile: Tile) -> str:
     """``mirage, player 2`` (the side by its edition's name, and the owner's seat)."""
-    return f"{_SIDE_WORDS[tile.side]}, player {tile.owner}"
+    return f"{tile.side.value}, player {tile.owner}"
 
 
 def player_line(state: State, seat: int, player: Player, separator: str = " · ") -> str:
@@ -286,7 +278,7 @@ def legend(state: State, drawing: Board) -> tuple[LegendEntry, ...]:
         entries.append(
             LegendEntry(
                 tile_label(tile),
-                f"{_SIDE_WORDS[tile.side]} tile of player {tile.owner} on space {tile.space}:"
+                f"{tile.side.value} tile of player {tile.owner} on space {tile.space}:"
                 f" a unit landing there steps 1 space {step}{reversed_for_crazy},"
                 f" and player {tile.owner} earns 1 EP",
             )

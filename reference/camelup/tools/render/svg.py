@@ -65,10 +65,6 @@ CHARACTER = 6.8  # the mean width of a 12 px character, to wrap the legend's lin
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
-def _ordinal(n: int) -> str:
-    return _ORDINALS.get(n, f"{n}th")
-
-
 def _attr(value: object) -> str:
     return quoteattr(str(value))
 
@@ -223,7 +219,8 @@ def _draw_camel(canvas: _Canvas, layout: _Layout, space: int, level: int, camel:
     x = layout.x[space] + 3
     y = layout.ground - (level + 1) * CAMEL_STEP
     width = COLUMN - 6
-    where = f"{look.name} camel on space {space}, {_ordinal(level + 1)} from the bottom"
+    ordinal = _ORDINALS.get(level + 1, f"{level + 1}th")
+    where = f"{look.name} camel on space {space}, {ordinal} from the bottom"
     canvas.add(
         f"<g data-camel={_attr(camel.value)} data-space={_attr(space)} data-level={_attr(level)}>"
         f"<title>{escape(where)}</title>"
