@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from camelup.model.enums import IdentityEnum
 
 
@@ -32,9 +34,9 @@ class Camel(IdentityEnum):
 for _camel in Camel:
     _camel.is_crazy = _camel.value.startswith("crazy-")
 
-CRAZY_CAMELS: tuple[Camel, Camel] = (Camel.CRAZY_WHITE, Camel.CRAZY_BLACK)
+CRAZY_CAMELS: Final[tuple[Camel, Camel]] = (Camel.CRAZY_WHITE, Camel.CRAZY_BLACK)
 # The same as a set, for a test in C on the hot paths of the rules (ranking, the crazy choice).
-CRAZY_CAMEL_SET: frozenset[Camel] = frozenset(CRAZY_CAMELS)
+CRAZY_CAMEL_SET: Final[frozenset[Camel]] = frozenset(CRAZY_CAMELS)
 
 
 class Die(IdentityEnum):

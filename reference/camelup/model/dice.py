@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Final
 
 import attrs
 
@@ -28,8 +29,8 @@ class DieRoll:
         return f"DieRoll({self.die!r}, {self.value}{colour})"
 
 
-FACE_VALUES = (1, 2, 3)
-_GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
+FACE_VALUES: Final = (1, 2, 3)
+_GREY: Final = Die.GREY  # looking a member up on its Enum class costs a Python call
 
 
 @implements("dice.racing-faces", "dice.grey-faces")

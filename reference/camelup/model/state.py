@@ -11,6 +11,7 @@ state is built: loading untrusted data goes through :func:`camelup.play.validati
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Final
 
 import attrs
 
@@ -21,8 +22,8 @@ from camelup.model.ruleset import PYRAMID_TICKETS, Ruleset
 from camelup.model.trace import implements, implements_value
 from camelup.model.track import FIRST_SPACE, LAST_SPACE, MAX_SPACE, MIN_SPACE, Stack, slot
 
-_FIRST_SLOT = slot(FIRST_SPACE)
-_PAST_LAST_SLOT = slot(LAST_SPACE) + 1
+_FIRST_SLOT: Final = slot(FIRST_SPACE)
+_PAST_LAST_SLOT: Final = slot(LAST_SPACE) + 1
 
 
 class TileSide(IdentityEnum):

@@ -7,15 +7,17 @@ of every camel stays on record (and ranks by the same rule as everywhere else).
 
 from __future__ import annotations
 
+from typing import Final
+
 from camelup.model.camels import Camel
 from camelup.model.trace import implements_value
 
-FIRST_SPACE = 1
-LAST_SPACE = 16
-MIN_SPACE = -2  # a crazy camel on space 1 moving 3 counterclockwise
-MAX_SPACE = 19  # a racing camel on space 16 moving 3 clockwise
-SLOTS = MAX_SPACE - MIN_SPACE + 1
-WHIRLWIND_SPACES = (6, 7, 8)
+FIRST_SPACE: Final = 1
+LAST_SPACE: Final = 16
+MIN_SPACE: Final = -2  # a crazy camel on space 1 moving 3 counterclockwise
+MAX_SPACE: Final = 19  # a racing camel on space 16 moving 3 clockwise
+SLOTS: Final = MAX_SPACE - MIN_SPACE + 1
+WHIRLWIND_SPACES: Final = (6, 7, 8)
 
 Stack = tuple[Camel, ...]
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from camelup.model.camels import Camel
 from camelup.model.events import FinishCardScored
 from camelup.model.ruleset import Ruleset, Variant
 from camelup.model.state import FinishCard, Pile
 from camelup.model.trace import implements
 
-CORRECT_CARD_PAYOUTS = (8, 5, 3, 2)
-LATER_CORRECT_CARD_PAYOUT = 1
-WRONG_CARD_COST = -1
+CORRECT_CARD_PAYOUTS: Final = (8, 5, 3, 2)
+LATER_CORRECT_CARD_PAYOUT: Final = 1
+WRONG_CARD_COST: Final = -1
 
 
 @implements("final.correct-pays", "final.wrong-costs")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from camelup.model.camels import Camel
 from camelup.model.events import LegScored, PlayerLegScore, StartPlayerPassed
 from camelup.model.ruleset import Ruleset, Variant
@@ -75,7 +77,7 @@ def players_for_new_leg(players: tuple[Player, ...], scored: LegScored) -> tuple
     return tuple(Player(amount) for amount in settled)
 
 
-_START_MARKER_ROTATES = Variant.START_MARKER_ROTATES  # a module constant: see rules/race.py
+_START_MARKER_ROTATES: Final = Variant.START_MARKER_ROTATES  # a module constant: see rules/race.py
 
 
 @implements("leg.start-player", "leg.start-player.rotate")

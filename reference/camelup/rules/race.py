@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from typing import Final
 
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll, die_rolls
@@ -28,7 +29,7 @@ from camelup.rules import crazy, movement
 
 Track = movement.Track
 Moved = movement.Moved
-_GREY = Die.GREY  # a module constant: looking a member up on its Enum class costs a Python call
+_GREY: Final = Die.GREY  # looking a member up on its Enum class costs a Python call
 
 
 @functools.cache  # a pure function of a few dozen pyramids: play and the odds ask it often

@@ -6,6 +6,7 @@ What a tile does when a unit lands on it is part of the move, in ``rules/movemen
 from __future__ import annotations
 
 import functools
+from typing import Final
 
 from camelup.model.errors import Violation
 from camelup.model.ruleset import Edition, Variant
@@ -96,7 +97,7 @@ def tile_space_problem(state: State, player: int, space: int, side: TileSide) ->
     return None
 
 
-_OLD_SPACE_BLOCKS = Variant.TILE_MOVE_OLD_SPACE_BLOCKS  # a module constant: see rules/race.py
+_OLD_SPACE_BLOCKS: Final = Variant.TILE_MOVE_OLD_SPACE_BLOCKS  # a constant: see rules/race.py
 
 
 @functools.lru_cache(maxsize=4096, typed=True)
