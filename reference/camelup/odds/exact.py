@@ -254,9 +254,9 @@ class _SharedMoves:
         self.kept_steps: dict[tuple[int, Die], Sequence[_Step]] = {}
 
     def number(self, track: tuple[Stack, ...]) -> int:
-        # one lookup, not a get and then a store: a track hashes again each time
-        found = self.ids.setdefault(track, len(self.tracks))
-        if found == len(self.tracks):
+        found = self.ids.get(track)
+        if found is None:
+            found = self.ids[track] = len(self.tracks)
             self.tracks.append(track)
         return found
 
