@@ -157,13 +157,13 @@ def move_camel_unit(
 
 
 @functools.cache  # at most one entry per seat and space
-def _landings(owner: int, space: int) -> tuple[Moved, Moved]:
-    """A unit landed on ``owner``'s tile on ``space``: :func:`tile_step`'s result when the unit
-    stays on the track and when it crosses the line, each with the owner's 1 EP. Made once per
+def _landings(owner: int, space: int) -> tuple[TilePaid, Moved, Moved]:
+    """A unit landed on ``owner``'s tile on ``space``: the owner's 1 EP, and :func:`tile_step`'s
+    result with it when the unit stays on the track and when it crosses the line. Made once per
     tile and then shared (they are immutable): the odds meet a tile some 10^4 times a leg, and
     an attrs instance costs some 4,000 instructions to build."""
-    paid = (TilePaid(owner, space, 1),)
-    return Moved(space, False, paid), Moved(space, True, paid)
+    paid = TilePaid(owner, space, 1)
+    return paid, Moved(space, False, (paid,)), Moved(space, True, (paid,))
 
 
 @implements(
@@ -190,9 +190,9 @@ def tile_step(
     extra step is a plain one-space step (never a whirlwind arrow) and never ends on another
     tile, because tiles are never adjacent.
     """
-    stays, crosses = _landings(tile.owner, tile.space)
+    paid, stays, crosses = _landings(tile.owner, tile.space)
     if events is not None:
-        events.append(stays.payments[0])
+        events.append(paid)
     index = tile.space - MIN_SPACE
     track[index] = track[index][: len(track[index]) - len(unit)]
     target = tile.space + tile.side.step * direction
