@@ -15,10 +15,11 @@ import functools
 
 import attrs
 
+from camelup.model import events as _events
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll, face_problem
 from camelup.model.errors import Violation
-from camelup.model.events import Direction, Event, RaceEnded, TilePaid, UnitMoved
+from camelup.model.events import Direction, Event, RaceEnded, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
 from camelup.model.trace import implements
@@ -46,7 +47,7 @@ class Moved:
 
     landing: int
     crossed: bool
-    payments: tuple[TilePaid, ...] = ()
+    payments: tuple[_events.TilePaid, ...] = ()
 
     @property
     def reached(self) -> tuple[int, ...]:
@@ -156,14 +157,19 @@ def move_camel_unit(
     return _ARRIVED[destination - MIN_SPACE]
 
 
-@functools.cache  # at most one entry per seat and space
-def _landings(owner: int, space: int) -> tuple[TilePaid, Moved, Moved]:
-    """A unit landed on ``owner``'s tile on ``space``: the owner's 1 EP, and :func:`tile_step`'s
-    result with it when the unit stays on the track and when it crosses the line. Made once per
-    tile and then shared (they are immutable): the odds meet a tile some 10^4 times a leg, and
-    an attrs instance costs some 4,000 instructions to build."""
-    paid = TilePaid(owner, space, 1)
-    return paid, Moved(space, False, (paid,)), Moved(space, True, (paid,))
+# A tile's payment to its owner, made once per seat, space and amount and then shared (an event
+# is immutable): building an attrs instance costs some 4,000 instructions, and the odds meet a
+# tile some 10^4 times a leg. Called under the event's own name, which tile_step's rule reads in.
+TilePaid = functools.cache(_events.TilePaid)
+
+
+@functools.cache  # at most two per tile (seat and space) and amount
+def _landed(space: int, crossed: bool, owner: int, paid_on: int, amount: int) -> Moved:
+    """:func:`tile_step`'s result, ``Moved(space, crossed, (TilePaid(owner, paid_on, amount),))``,
+    made once and then shared (it is immutable): the odds meet a tile some 10^4 times a leg, and
+    an attrs instance costs some 4,000 instructions to build. Keyed by the payment's fields, for
+    hashing a TilePaid runs attrs' __hash__ in Python."""
+    return Moved(space, crossed, (TilePaid(owner, paid_on, amount),))
 
 
 @implements(
@@ -190,7 +196,7 @@ def tile_step(
     extra step is a plain one-space step (never a whirlwind arrow) and never ends on another
     tile, because tiles are never adjacent.
     """
-    paid, stays, crosses = _landings(tile.owner, tile.space)
+    paid = TilePaid(tile.owner, tile.space, 1)
     if events is not None:
         events.append(paid)
     index = tile.space - MIN_SPACE
@@ -211,8 +217,8 @@ def tile_step(
     if target > LAST_SPACE or target < 1:
         if events is not None:
             events.append(RaceEnded(unit, crossing_direction(target), "tile.land.off-track"))
-        return crosses
-    return stays
+        return _landed(tile.space, True, paid.owner, paid.space, paid.amount)
+    return _landed(tile.space, False, paid.owner, paid.space, paid.amount)
 
 
 def crossing_direction(space: int) -> Direction:
