@@ -41,8 +41,8 @@ class Moved:
 
     A slotted class, not a named tuple: the odds read ``crossed`` and ``payments`` of every
     move, and a slot is read several times faster than a named tuple's field (a descriptor
-    that the interpreter does not specialise). Most moves meet no tile and share one of the
-    values made below, so building one (on a tile landing) costs little overall.
+    that the interpreter does not specialise). Building one costs more, but every move shares
+    one made once: an arrival or a crossing (below), or a tile landing (``_landed``).
     """
 
     landing: int
