@@ -45,7 +45,10 @@ def _state(name: str) -> Any:
 
 def _inner(name: str, work: bool) -> None:
     """The measured process: set up ``name``'s position, then do its work if ``work``."""
-    from camelup.odds.exact import action_values, leg_odds
+    try:
+        from camelup.odds.exact import action_values, leg_odds
+    except ImportError:  # a build from before the layers were folders (2c005f6), for --python
+        from camelup.odds import action_values, leg_odds  # type: ignore[attr-defined,no-redef]
 
     state = _state(name)
     if work:

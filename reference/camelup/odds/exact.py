@@ -343,19 +343,22 @@ def _enumerate(
         for mask, positions in enumerate(level):
             for here, (weight, count) in positions.items():
                 if last:  # every move ends the leg: only its ranking, payment and crossing count
+                    times_here = 0  # the sequences the moves from here stand for, per count
                     for die, drawn, _ in draws[mask]:
                         weighed = weight * drawn * unit
                         for face_weight, times, moved, after, _ in moves(here, die):
                             ranked = rank(after)
-                            finals[ranked] = finals_get(ranked, 0) + weighed * face_weight
-                            sequences += count * times
+                            w = weighed * face_weight
+                            finals[ranked] = finals_get(ranked, 0) + w
+                            times_here += times
                             if moved.payments or moved.crossed:
                                 for payment in moved.payments:
-                                    owed = weighed * face_weight * payment.amount
+                                    owed = w * payment.amount
                                     paid[payment.owner] = paid.get(payment.owner, 0) + owed
                                 if moved.crossed:
-                                    race_end += weighed * face_weight
+                                    race_end += w
                                     race_end_sequences += count * times
+                    sequences += count * times_here
                     continue
                 for die, drawn, rest in draws[mask]:
                     reached = following[rest]
@@ -374,11 +377,12 @@ def _enumerate(
                             race_end += w * unit
                             race_end_sequences += c
                             continue
-                        key = after if position is None else position(after)
-                        entry = reached.get(key)
-                        if entry is None:
-                            reached[key] = [w, c]
-                        else:
+                        # one lookup, not a get and then a store: the key hashes again each time
+                        new = [w, c]
+                        entry = reached.setdefault(
+                            after if position is None else position(after), new
+                        )
+                        if entry is not new:
                             entry[0] += w
                             entry[1] += c
         level = following
