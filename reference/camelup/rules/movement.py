@@ -15,11 +15,10 @@ import functools
 
 import attrs
 
-from camelup.model import events as _events
 from camelup.model.camels import Camel, Die
 from camelup.model.dice import DieRoll, face_problem
 from camelup.model.errors import Violation
-from camelup.model.events import Direction, Event, RaceEnded, UnitMoved
+from camelup.model.events import Direction, Event, RaceEnded, TilePaid, UnitMoved
 from camelup.model.ruleset import Ruleset
 from camelup.model.state import Tile
 from camelup.model.trace import implements
@@ -47,7 +46,7 @@ class Moved:
 
     landing: int
     crossed: bool
-    payments: tuple[_events.TilePaid, ...] = ()
+    payments: tuple[TilePaid, ...] = ()
 
     @property
     def reached(self) -> tuple[int, ...]:
@@ -157,10 +156,12 @@ def move_camel_unit(
     return _ARRIVED[destination - MIN_SPACE]
 
 
-# A tile's payment to its owner, made once per seat, space and amount and then shared (an event
-# is immutable): building an attrs instance costs some 4,000 instructions, and the odds meet a
-# tile some 10^4 times a leg. Called under the event's own name, which tile_step's rule reads in.
-TilePaid = functools.cache(_events.TilePaid)
+@functools.cache  # at most one per seat, space and amount
+def tile_payment(owner: int, space: int, amount: int) -> TilePaid:
+    """A tile's payment to its owner, made once and then shared (an event is immutable):
+    building an attrs instance costs some 4,000 instructions, and the odds meet a tile some
+    10^4 times a leg."""
+    return TilePaid(owner, space, amount)
 
 
 @functools.cache  # at most two per tile (seat and space) and amount
@@ -169,7 +170,7 @@ def _landed(space: int, crossed: bool, owner: int, paid_on: int, amount: int) ->
     made once and then shared (it is immutable): the odds meet a tile some 10^4 times a leg, and
     an attrs instance costs some 4,000 instructions to build. Keyed by the payment's fields, for
     hashing a TilePaid runs attrs' __hash__ in Python."""
-    return Moved(space, crossed, (TilePaid(owner, paid_on, amount),))
+    return Moved(space, crossed, (tile_payment(owner, paid_on, amount),))
 
 
 @implements(
@@ -196,7 +197,7 @@ def tile_step(
     extra step is a plain one-space step (never a whirlwind arrow) and never ends on another
     tile, because tiles are never adjacent.
     """
-    paid = TilePaid(tile.owner, tile.space, 1)
+    paid = tile_payment(tile.owner, tile.space, 1)
     if events is not None:
         events.append(paid)
     index = tile.space - MIN_SPACE
