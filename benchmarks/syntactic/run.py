@@ -48,9 +48,11 @@ TIMEOUT_FACTOR, TIMEOUT_FLOOR = 10.0, 20.0
 
 def mutant_keys(items: list[WorkItem]) -> dict[str, str]:
     """Each mutant's name in ``equivalent.toml``, by job: its file, operator and the source line
-    it changes (with ``#k`` for the k-th such mutation on that line, counted from the left).
+    it changes (with ``#k`` for the k-th such mutation on that line, counted from the left,
+    then in the operator's own order: a number's two mutations, to n + 1 and to n - 1, start
+    at one place, and ordering them by job id named them at random from run to run).
     A line number would go stale with every edit above it; the line's text only with the line."""
-    sites: dict[tuple[str, str, str], list[tuple[tuple[int, int], str]]] = {}
+    sites: dict[tuple[str, str, str], list[tuple[tuple[int, int], int, str]]] = {}
     lines: dict[str, list[str]] = {}
     for item in items:
         [mutation] = item.mutations
@@ -60,10 +62,11 @@ def mutant_keys(items: list[WorkItem]) -> dict[str, str]:
             lines[path] = module.read_text("utf-8").splitlines()
         text = lines[path][mutation.start_pos[0] - 1].strip()
         site = (path, mutation.operator_name, text)
-        sites.setdefault(site, []).append((tuple(mutation.start_pos), item.job_id))
+        place = (mutation.start_pos[0], mutation.start_pos[1])
+        sites.setdefault(site, []).append((place, mutation.occurrence, item.job_id))
     keys = {}
     for (path, operator, text), found in sites.items():
-        for index, (_, job) in enumerate(sorted(found)):
+        for index, (_, _, job) in enumerate(sorted(found)):
             suffix = f" #{index}" if index else ""
             keys[job] = f"{path} {operator}{suffix} @ {text}"
     return keys
