@@ -1,4 +1,5 @@
-"""Test configuration: the ``clause`` marker and the import path of the shared helpers."""
+"""Test configuration: the ``clause`` and ``needs_rule_source`` markers and the import path of
+the shared helpers."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "clause(*ids): the spec clause IDs (spec/*.md) whose rule the test checks",
+    )
+    config.addinivalue_line(
+        "markers",
+        "needs_rule_source: the test edits, recompiles or links to a rule's Python source (the"
+        " mutants, the docs' links to code), which the compiled build (benchmarks/compiled/)"
+        " holds as machine code; CI runs every other test on that build too",
     )
     if not hasattr(config, "workerinput"):
         _share_bytecode()

@@ -302,6 +302,7 @@ def test_an_adapter_without_the_capability_gets_unchanged_checks_left_out(
     assert result.verdict == "passed" and result.mismatches == ()
 
 
+@pytest.mark.needs_rule_source
 def test_explain_names_each_checks_clause(capsys: pytest.CaptureFixture[str]) -> None:
     adapter = f"{shlex.quote(sys.executable)} -m camelup.adapter --mutant {UNPAID}"
     code = main(["conformance", "explain", BOOING, "--adapter", adapter])
@@ -322,18 +323,21 @@ def mutant_report(suite_cases: dict[str, Case]) -> RunReport:
         return run_cases(chosen, InProcessReference())
 
 
+@pytest.mark.needs_rule_source
 def test_the_mutant_fails_the_payment_check_of_a_direction_case(mutant_report: RunReport) -> None:
     booing = next(r for r in mutant_report.results if r.case.id == BOOING)
     assert booing.verdict == "failed"
     assert [(m.pointer, m.clause) for m in booing.mismatches] == [("/players/1/money", PAYMENT)]
 
 
+@pytest.mark.needs_rule_source
 def test_human_report_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     text = render(mutant_report, "human")
     assert f"FAIL {BOOING}  [{PAYMENT}]" in text
     assert f"/players/1/money differs  [{PAYMENT}]" in text
 
 
+@pytest.mark.needs_rule_source
 def test_junit_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     xml = junitparser.JUnitXml.fromstring(render(mutant_report, "junit"))
     cases = {case.name: case for suite in xml for case in suite}
@@ -342,6 +346,7 @@ def test_junit_names_the_failing_checks_clause(mutant_report: RunReport) -> None
     assert failure.message.startswith(f"[{PAYMENT}] after step 1")
 
 
+@pytest.mark.needs_rule_source
 def test_tap_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     lines = list(TapParser().parse_text(render(mutant_report, "tap")))
     test = next(line for line in lines if line.category == "test" and BOOING in line.description)
@@ -352,6 +357,7 @@ def test_tap_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     assert block["mismatches"][0]["check"] == 1
 
 
+@pytest.mark.needs_rule_source
 def test_tap_diagnostics_survive_lines_that_look_like_their_end(
     mutant_report: RunReport,
 ) -> None:
@@ -369,11 +375,13 @@ def test_tap_diagnostics_survive_lines_that_look_like_their_end(
     assert block["mismatches"][0]["clause"] == long.clause
 
 
+@pytest.mark.needs_rule_source
 def test_markdown_names_the_failing_checks_clause(mutant_report: RunReport) -> None:
     text = render(mutant_report, "markdown")
     assert f"- **FAIL** `{BOOING}` [`{PAYMENT}`]" in text
 
 
+@pytest.mark.needs_rule_source
 def test_jsonl_records_follow_their_schema_and_carry_the_difference(
     mutant_report: RunReport,
 ) -> None:

@@ -261,6 +261,7 @@ def test_explain_draws_an_adapters_state_the_rules_refuse(
 # ------------------------------------------------------------------------------- mutants
 
 
+@pytest.mark.needs_rule_source
 def test_a_mutant_in_process_still_diverges_from_the_reference() -> None:
     """Under ``conformance mutants`` the engine in this process is the mutant: the reference
     states are computed with its patch lifted, so it diverges, with nothing cached before."""
@@ -276,6 +277,7 @@ def test_a_mutant_in_process_still_diverges_from_the_reference() -> None:
     assert clean.verdict == "passed"
 
 
+@pytest.mark.needs_rule_source
 def test_lifted_runs_the_real_engine_and_puts_the_patch_back() -> None:
     from camelup.rules import movement
 
@@ -291,6 +293,7 @@ def test_lifted_runs_the_real_engine_and_puts_the_patch_back() -> None:
     assert divergence.is_reference(InProcessReference())
 
 
+@pytest.mark.needs_rule_source
 def test_the_mutants_still_die_and_name_their_clause() -> None:
     from camelup.harness.mutation.verdict import judge
 

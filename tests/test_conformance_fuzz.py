@@ -149,6 +149,7 @@ def test_the_findings_do_not_depend_on_the_number_of_jobs(
     assert err_one == err_three  # the same groups, games and shrinking, line for line
 
 
+@pytest.mark.needs_rule_source
 def test_a_start_player_mistake_is_named_after_the_start_marker(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

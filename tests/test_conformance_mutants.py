@@ -27,6 +27,10 @@ from camelup.spec.registry import load_registry
 from commands import run_cli
 from test_layers import imported
 
+# Every test here drives the mutation catalogue, which edits and recompiles rule source.
+pytestmark = pytest.mark.needs_rule_source
+
+
 PYTHON = shlex.quote(sys.executable)
 FLOOR_CASE = "leg.score.net/floor-on-the-total-not-per-ticket"
 

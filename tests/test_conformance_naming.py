@@ -125,6 +125,7 @@ def test_a_setup_read_otherwise_is_named_after_the_setup_rule_of_the_member(
     )
 
 
+@pytest.mark.needs_rule_source
 @pytest.mark.parametrize(
     ("mutant", "case_id", "clause"),
     [
@@ -141,6 +142,7 @@ def test_a_wrong_engine_is_named_after_the_rule_its_reply_shows(
     assert {m.clause for m in result.mismatches} == {clause}
 
 
+@pytest.mark.needs_rule_source
 @pytest.mark.parametrize(
     ("mutant", "case_id", "clause"),
     [

@@ -299,6 +299,7 @@ def test_an_output_that_cannot_be_written_has_its_code_and_no_temporary_file(
     assert after - before <= {".camelup-lastfailed.json"}
 
 
+@pytest.mark.needs_rule_source
 def test_export_and_docs_site_into_a_missing_folder_are_usage_errors(tmp_path: Path) -> None:
     verbs = [("conformance", "export"), ("docs", "site")]
     rows = [(tmp_path, (*args, "/proc/camelup-missing/out")) for args in verbs]
@@ -624,6 +625,7 @@ def test_odds_race_interrupted_prints_the_exact_odds_and_no_worker_traceback(
     assert "race interrupted (SIGINT)" in err
 
 
+@pytest.mark.needs_rule_source
 def test_mutants_interrupted_print_the_verdicts_so_far(tmp_path: Path) -> None:
     process = subprocess.Popen(
         camelup("conformance", "mutants", "--jobs", "2"),
@@ -634,6 +636,7 @@ def test_mutants_interrupted_print_the_verdicts_so_far(tmp_path: Path) -> None:
     assert "mutants interrupted (SIGTERM)" in err
 
 
+@pytest.mark.needs_rule_source
 def test_mutants_interrupted_during_the_unpatched_run_is_an_interruption_not_a_failure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

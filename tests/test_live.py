@@ -179,6 +179,7 @@ def test_the_live_engine_runs_from_its_archive_without_jsonschema_or_markdown(
     assert report["loaded"] == []
 
 
+@pytest.mark.needs_rule_source
 def test_a_site_built_without_pyodide_says_so_once_and_on_its_live_boards(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
