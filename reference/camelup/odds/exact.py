@@ -186,8 +186,9 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
     so a patched rule changes the odds as it changes ``apply``.
     """
     rolls = chances_of(ruleset, ()).rolls
-    racing: dict[Die, tuple[tuple[DieRoll, int], ...]] = {
-        die: found for die, found in rolls.items() if die is not Die.GREY
+    # a racing die's faces but the last, and the last (which moves the lifted track itself)
+    racing: dict[Die, tuple[tuple[tuple[DieRoll, int], ...], tuple[DieRoll, int]]] = {
+        die: (found[:-1], found[-1]) for die, found in rolls.items() if die is not Die.GREY
     }
     white, black = CRAZY_CAMELS
     grey_rolls = rolls.get(Die.GREY, ())
@@ -222,13 +223,16 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
     def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
         steps: list[_Step] = []
         if die is not grey:  # five dice in six are racing: lift_and_move's loop, written out
-            faces = racing[die]
+            faces, (last, last_weight) = racing[die]
             lifted = list(here)
-            camel, origin, unit = lift(lifted, faces[0][0], None)
+            camel, origin, unit = lift(lifted, last, None)
             for roll, weight in faces:
                 moved = lifted.copy()
                 outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
                 steps.append((weight, 1, outcome, moved, roll))
+            # the last face moves the lifted track itself: no other move needs it after
+            outcome = move(lifted, tiles, ruleset, camel, origin, unit, last.value)
+            steps.append((last_weight, 1, outcome, lifted, last))
             return steps
         white_moves, black_moves = choose(here, white), choose(here, black)
         if white_moves[0] is black_moves[0]:  # the faces of each number make the same move
