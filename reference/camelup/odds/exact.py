@@ -63,7 +63,7 @@ import math
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -157,6 +157,17 @@ class LegOdds:
 # what the kernel says the move did, the track after it (in the move source's terms), and the
 # roll that made it (for the grey die, the first of the two rolls it stands for).
 _Step = tuple[int, int, movement.Moved, Any, DieRoll]
+# A die's unit lifted off a track, by the colour of the roll (None for a racing die): a copy of
+# the track without the unit, the camel, the space it stood on and the unit (race.lift_mover).
+_Lifts = dict[Camel | None, tuple[list[Stack], Camel, int, Stack]]
+
+
+class _Moves(Protocol):
+    def __call__(self, here: Any, die: Die, lifts: _Lifts | None = None, /) -> Sequence[_Step]:
+        """The moves of ``die`` from ``here``; the lifts made for them go to ``lifts`` when
+        given (the kernel's sources), for a caller that makes some of them again with other
+        tiles."""
+        ...
 
 
 @attrs.frozen
@@ -168,7 +179,7 @@ class _MoveSource:
     merge (None: the track is its own key); ``rank`` gives its ranking (``rank.*``).
     """
 
-    moves: Callable[[Any, Die], Sequence[_Step]]
+    moves: _Moves
     position: Callable[[Any], Hashable] | None
     rank: Callable[[Any], Ranking]
 
@@ -209,23 +220,30 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
         faces: tuple[tuple[int, int, DieRoll], ...],
         chosen: tuple[Camel, str],
         steps: list[_Step],
+        lifts: _Lifts | None,
     ) -> list[_Step]:
         if not faces:  # a colour the chance rule never shows
             return steps
         lifted = list(here)
         camel, origin, unit = lift(lifted, faces[0][2], chosen)
+        if lifts is not None:
+            lifted_again = (lifted.copy(), camel, origin, unit)
+            for _, _, roll in faces:
+                lifts[roll.colour] = lifted_again
         for weight, times, roll in faces:
             moved = lifted.copy()
             outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
             steps.append((weight, times, outcome, moved, roll))
         return steps
 
-    def moves(here: tuple[Stack, ...], die: Die) -> list[_Step]:
+    def moves(here: tuple[Stack, ...], die: Die, lifts: _Lifts | None = None) -> list[_Step]:
         steps: list[_Step] = []
         if die is not grey:  # five dice in six are racing: lift_and_move's loop, written out
             faces, (last, last_weight) = racing[die]
             lifted = list(here)
             camel, origin, unit = lift(lifted, last, None)
+            if lifts is not None:
+                lifts[None] = (lifted.copy(), camel, origin, unit)
             for roll, weight in faces:
                 moved = lifted.copy()
                 outcome = move(moved, tiles, ruleset, camel, origin, unit, roll.value)
@@ -236,9 +254,9 @@ def _kernel_moves(ruleset: Ruleset, tiles: tuple[Tile, ...]) -> _MoveSource:
             return steps
         white_moves, black_moves = choose(here, white), choose(here, black)
         if white_moves[0] is black_moves[0]:  # the faces of each number make the same move
-            return lift_and_move(here, by_both, white_moves, steps)
-        lift_and_move(here, by_white, white_moves, steps)
-        return lift_and_move(here, by_black, black_moves, steps)
+            return lift_and_move(here, by_both, white_moves, steps, lifts)
+        lift_and_move(here, by_white, white_moves, steps, lifts)
+        return lift_and_move(here, by_black, black_moves, steps, lifts)
 
     return _MoveSource(moves, tuple, ranking.ranking)
 
@@ -265,8 +283,15 @@ class _SharedMoves:
         return found
 
     def numbered(self, steps: Sequence[_Step]) -> list[_Step]:
-        number = self.number
-        return [(w, c, moved, number(tuple(after)), roll) for w, c, moved, after, roll in steps]
+        ids, tracks, numbered = self.ids, self.tracks, []
+        for weight, times, moved, after, roll in steps:  # number()'s lookup, written out
+            track = tuple(after)
+            found = ids.get(track)
+            if found is None:
+                found = ids[track] = len(tracks)
+                tracks.append(track)
+            numbered.append((weight, times, moved, found, roll))
+        return numbered
 
     def rank(self, track: int) -> Ranking:
         found = self.rankings.get(track)
@@ -274,12 +299,13 @@ class _SharedMoves:
             found = self.rankings[track] = self.bare.rank(self.tracks[track])
         return found
 
-    def moves_from(self, here: int, die: Die) -> Sequence[_Step]:
-        """The kept moves of ``die`` from track number ``here``, kept without their landings."""
+    def moves_from(self, here: int, die: Die, lifts: _Lifts | None = None) -> Sequence[_Step]:
+        """The kept moves of ``die`` from track number ``here``, kept without their landings;
+        when they are made here, their lifts go to ``lifts`` if given."""
         found = self.kept_steps.get((here, die))
         if found is None:
             found = self.kept_steps[here, die] = self.numbered(
-                self.bare.moves(self.tracks[here], die)
+                self.bare.moves(self.tracks[here], die, lifts)
             )
         return found
 
@@ -306,7 +332,7 @@ class _SharedMoves:
         spaces = frozenset(tile.space for tile in tiles if tile not in self.tiles)
         kept, tracks, kept_moves = self.kept, self.tracks, self.kept_moves
 
-        def moves(here: int, die: Die) -> Sequence[_Step]:
+        def moves(here: int, die: Die, _: _Lifts | None = None) -> Sequence[_Step]:
             found = kept.get((here, die)) or kept_moves(here, die)
             if spaces.isdisjoint(found[1]):
                 return found[0]
@@ -483,9 +509,13 @@ def _every_layout(
     ``width`` bits per layout in one whole number. A tile acts only on a unit whose move ends
     on its space (``move.only-final-space``: ``Moved.reached``), so a move made without the
     player's tile (:class:`_SharedMoves`) is every layout's move except those whose tile lies
-    where it lands: for them it is made again with their tiles, by the race kernel. A field
-    sums the weights of some of the paths to one level, which together weigh at most
-    ``total``, so no field overflows into the next; the final rankings too.
+    where it lands: for them it is made again with their tiles, by the race kernel, from the
+    lift that the shared move made (``_Moves``' ``lifts``). A position that only one layout
+    reaches (a track its tile made) takes its moves from the kernel with that layout's tiles
+    instead, none of them made twice. A field sums the weights of some of the paths to one
+    level, which together weigh at most ``total``, so no field overflows into the next; the
+    final rankings too, but the rankings of the moves made with a layout's tiles are weighed
+    apart, per layout, in plain whole numbers.
 
     With ``with_leg``, when the player to move has no tile on the track (the leg as it is is
     then the leg with the other players' tiles alone), the leg's own odds (:func:`leg_odds`) come
@@ -513,16 +543,28 @@ def _every_layout(
     if not on:
         return [None] * len(layouts), None
     everything = field + sum(field << shift for found in on.values() for _, shift, _ in found)
-    keeps: dict[tuple[int, ...], int] = {}
+    by_field = {
+        shift // width: (layout, shift, tiles, _kernel_moves(ruleset, tiles).moves)
+        for found in on.values()
+        for layout, shift, tiles in found
+    }
+    # by a move's outcome (Moved.reached: the spaces where a tile acts): the fields of the
+    # layouts with no tile there, and the layouts with one (whose moves are made again); keyed
+    # by identity, for the outcomes are few and shared, and attrs hashes one in Python
+    keeps: dict[int, tuple[int, list[tuple[int, int, tuple[Tile, ...]]], movement.Moved]] = {}
     kept, moves_from = shared.kept_steps, shared.moves_from
     number_of, tracks = shared.number, shared.tracks
     rank, lift, move = shared.rank, race.lift_mover, movement.move_camel_unit
     bare_moves, ranks = shared.bare.moves, shared.bare.rank
-    # the track with the unit of the die drawn lifted off it, by the colour of the roll (the
-    # grey die's unit depends on it), for the moves made again with a layout's tiles
-    lifts: dict[Camel | None, tuple[list[Stack], Camel, int, Stack]] = {}
+    # the unit of the die drawn lifted off the track, by the colour of the roll (the grey die's
+    # unit depends on it), for the moves made again with a layout's tiles: the bare moves' own
+    # lifts when they are made in this pass, else made when first needed
+    lifts: _Lifts = {}
     coins = [0] * len(layouts)
+    # the final rankings' weights, packed as the positions' are, and those of the moves made
+    # again, by layout (a small number each, where a packed one is long)
     finals: dict[Ranking, int] = {}
+    finals_alone: list[dict[Ranking, int]] = [{} for _ in layouts]
     # the leg's own figures (with_leg): its tile payments, race end and sequences, and the
     # number of sequences to each position, beside ``level``
     paid: dict[int, int] = {}
@@ -542,6 +584,28 @@ def _every_layout(
         for mask, positions in enumerate(level):
             counts_here = counts[mask]
             for here, packed in positions.items():
+                top = (packed.bit_length() - 1) // width
+                if top and packed >> (top * width) << (top * width) == packed:
+                    # in one layout only: its moves are the kernel's with its tiles (the
+                    # layouts' moves made again, below, are counted as these are; written out
+                    # twice, for a function call per move costs 3% of the pass)
+                    layout, shift, tiles, tiled_moves = by_field[top]
+                    here_weight = packed >> shift
+                    for die, drawn, rest in draws[mask]:
+                        reached = following[rest]
+                        for face_weight, _, met, moved, _ in tiled_moves(tracks[here], die):
+                            weighed = here_weight * face_weight * drawn
+                            for payment in met.payments:
+                                if payment.owner == seat:
+                                    coins[layout] += weighed * unit * payment.amount
+                            if last or met.crossed:
+                                ranked = ranks(moved)
+                                alone = finals_alone[layout]
+                                alone[ranked] = alone.get(ranked, 0) + weighed * unit
+                            else:
+                                track = number_of(tuple(moved))
+                                reached[track] = reached.get(track, 0) + (weighed << shift)
+                    continue
                 # the leg's own weight here: none on a track that only a layout's tile makes
                 own_weight = packed & field if with_leg else 0
                 count = counts_here.get(here, 0)
@@ -550,12 +614,11 @@ def _every_layout(
                     counting = counted[rest]
                     lifts.clear()
                     if last:  # tracks that only get ranked: not numbered, not kept
-                        moves = bare_moves(tracks[here], die)
+                        moves = bare_moves(tracks[here], die, lifts)
                     else:
-                        moves = kept.get((here, die)) or moves_from(here, die)
+                        moves = kept.get((here, die)) or moves_from(here, die, lifts)
                     for face_weight, times, outcome, after, roll in moves:
                         weight = face_weight * drawn
-                        landed = outcome.reached
                         if own_weight:
                             if outcome.payments or outcome.crossed:
                                 own = own_weight * weight * unit
@@ -570,55 +633,59 @@ def _every_layout(
                                 sequences += count * times
                             else:
                                 counting[after] = counting.get(after, 0) + count * times
-                        keep = keeps.get(landed)
-                        if keep is None:
+                        at_landing = keeps.get(id(outcome))
+                        if at_landing is None:
+                            tiled = [
+                                layout for space in outcome.reached for layout in on.get(space, ())
+                            ]
                             keep = everything
-                            for space in landed:
-                                for _, shift, _ in on.get(space, ()):
-                                    keep &= ~(field << shift)
-                            keeps[landed] = keep
-                        common = packed & keep if keep != everything else packed
+                            for _, shift, _ in tiled:
+                                keep &= ~(field << shift)
+                            # the outcome stays in its entry: no other object takes its id
+                            at_landing = keeps[id(outcome)] = (keep, tiled, outcome)
+                        keep, tiled, _ = at_landing
+                        common = packed & keep if tiled else packed
                         if common:
                             if last or outcome.crossed:
                                 ranked = ranks(after) if last else rank(after)
-                                finals[ranked] = finals.get(ranked, 0) + common * weight * unit
+                                finals[ranked] = finals.get(ranked, 0) + common * (weight * unit)
                             else:
                                 reached[after] = reached.get(after, 0) + common * weight
-                        if keep == everything:
+                        if common == packed:  # no layout with a tile where it landed
                             continue
-                        for space in landed:  # made again in the layouts with a tile there
-                            for layout, shift, tiles in on.get(space, ()):
-                                here_weight = (packed >> shift) & field
-                                if not here_weight:
-                                    continue
-                                lifted = lifts.get(roll.colour)
-                                if lifted is None:  # the kernel's first half, once per colour
-                                    bare = list(tracks[here])
-                                    lifted = lifts[roll.colour] = (bare, *lift(bare, roll))
-                                bare, camel, origin, unit_lifted = lifted
-                                moved = bare.copy()
-                                met = move(
-                                    moved, tiles, ruleset, camel, origin, unit_lifted, roll.value
-                                )
-                                weighed = here_weight * weight
-                                for payment in met.payments:
-                                    if payment.owner == seat:
-                                        coins[layout] += weighed * unit * payment.amount
-                                if last or met.crossed:
-                                    ranked = ranking.ranking(moved)
-                                    finals[ranked] = finals.get(ranked, 0) + (
-                                        weighed * unit << shift
-                                    )
-                                else:
-                                    track = number_of(tuple(moved))
-                                    reached[track] = reached.get(track, 0) + (weighed << shift)
+                        for layout, shift, tiles in tiled:  # made again with their tiles
+                            # counted as the moves of a position in one layout only (above)
+                            here_weight = (packed >> shift) & field
+                            if not here_weight:
+                                continue
+                            lifted = lifts.get(roll.colour)
+                            if lifted is None:  # the kernel's first half, once per colour
+                                bare = list(tracks[here])
+                                lifted = lifts[roll.colour] = (bare, *lift(bare, roll))
+                            bare, camel, origin, unit_lifted = lifted
+                            moved = bare.copy()
+                            met = move(
+                                moved, tiles, ruleset, camel, origin, unit_lifted, roll.value
+                            )
+                            weighed = here_weight * weight
+                            for payment in met.payments:
+                                if payment.owner == seat:
+                                    coins[layout] += weighed * unit * payment.amount
+                            if last or met.crossed:
+                                ranked = ranks(moved)
+                                alone = finals_alone[layout]
+                                alone[ranked] = alone.get(ranked, 0) + weighed * unit
+                            else:
+                                track = number_of(tuple(moved))
+                                reached[track] = reached.get(track, 0) + (weighed << shift)
         level, counts = following, counted
     held = state.players[seat].leg_tickets
     ticket_reward = leg.ticket_reward
-    rewards = [
-        (packed, sum(ticket_reward(t, ranked[0], ranked[1]) for t in held))
-        for ranked, packed in finals.items()
-    ]
+    held_reward = {
+        ranked: sum(ticket_reward(t, ranked[0], ranked[1]) for t in held)
+        for ranked in {*finals, *(r for alone in finals_alone for r in alone)}
+    }
+    rewards = [(packed, held_reward[ranked]) for ranked, packed in finals.items()]
     found: list[tuple[int, int] | None] = [None] * len(layouts)
     for in_space in on.values():
         for layout, shift, _ in in_space:
@@ -627,6 +694,8 @@ def _every_layout(
                 weight = (packed >> shift) & field
                 if weight:
                     reward += weight * ticket_coins
+            for ranked, weight in finals_alone[layout].items():
+                reward += weight * held_reward[ranked]
             found[layout] = (coins[layout], reward)
     if not with_leg:
         return found, None
