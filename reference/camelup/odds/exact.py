@@ -585,7 +585,7 @@ def _every_layout(
             counts_here = counts[mask]
             for here, packed in positions.items():
                 top = (packed.bit_length() - 1) // width
-                if top and packed >> (top * width) << (top * width) == packed:
+                if top > 0 and packed >> (top * width) << (top * width) == packed:
                     # in one layout only: its moves are the kernel's with its tiles (the
                     # layouts' moves made again, below, are counted as these are; written out
                     # twice, for a function call per move costs 3% of the pass)
