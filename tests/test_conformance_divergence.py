@@ -48,6 +48,7 @@ STEPS = [
 ]
 GAME = "tile.land.pay-owner/divergence-game"
 SHORT = "tile.land.pay-owner/divergence-one-step"
+RANKED_BACKWARDS = "rank.carried-backwards/two-riders-one-past-the-line"
 
 
 def _legal_after_first_step() -> list[Any]:
@@ -472,3 +473,26 @@ def test_the_runner_and_the_fuzzer_find_the_same_first_divergence() -> None:
     assert (fuzzer.moment, fuzzer.kind, fuzzer.pointers) == (2, "state", ("/players/0/money",))
     assert fuzzer.field == "/players/*/money"
     assert divergence.first_divergence(wire, reference, reference, frozenset()) is None
+
+
+def test_the_fuzzer_names_a_wrong_own_ranking_as_the_runner_does() -> None:
+    """The adapter's own ranking (capability ``ranking``) of a track it reports right, with
+    the two camels carried back over the line ranked bottom first: the fuzzer names the rule
+    that ``run`` names (``event_cause.ranking_order_clause``), rank.carried-backwards, where it
+    once named every camel off the board after the clockwise crossing."""
+    from camelup.harness.adapter import run_case
+
+    case = next(c for c in load_suite().cases if c.id == RANKED_BACKWARDS)
+    wire = dict(case.wire())
+    wire["want"] = dict(wire["want"], ranking_after=[0, 1])
+    reference = run_case(wire)
+    assert reference["steps"][0]["state"]["track"]["0"] == ["crazy-white", "green", "red"]
+    bent = json.loads(json.dumps(reference))
+    bent["ranking"]["1"][-2:] = ["green", "red"]  # the reference: ... > red > green
+    found = divergence.first_divergence(wire, reference, bent, frozenset({"ranking"}))
+    assert found is not None and (found.kind, found.moment) == ("ranking", 1)
+    assert found.clause == "rank.carried-backwards"
+    bent["ranking"]["1"][-2:] = ["red", "green"]
+    bent["ranking"]["1"].append("crazy-white")  # every camel right, and a crazy one after them
+    found = divergence.first_divergence(wire, reference, bent, frozenset({"ranking"}))
+    assert found is not None and found.clause == "rank.ignore-crazy"

@@ -317,10 +317,14 @@ def test_a_loser_pile_card_judged_otherwise_with_the_loser_reported_alike() -> N
         (["blue", "green", "yellow", "orange", "red", "white"], "rank.space"),
         (["blue", "green", "yellow", "red", "white", "orange"], "rank.carried-backwards"),
         (["green", "blue", "red", "yellow", "orange", "white"], "rank.stack"),  # both: one rule
+        # the same order with a crazy camel after it, or with the last camel left out
+        (["blue", "green", "yellow", "red", "orange", "white", "crazy-black"], "rank.ignore-crazy"),
+        (["blue", "green", "yellow", "red", "orange"], "rank.one-ranking"),
+        (["blue", "green", "yellow", "red", "orange", "white"], None),
     ],
 )
 def test_a_ranking_given_otherwise_names_the_rule_of_its_first_difference(
-    got: list[str], clause: str
+    got: list[str], clause: str | None
 ) -> None:
     """blue on green past the line, yellow on red on 5, orange on 4, white carried back over
     the line."""

@@ -76,7 +76,6 @@ from camelup.harness.compare import (
 )
 from camelup.harness.event_cause import (
     RANKED_PLACES,
-    camel_spaces,
     first_event_cause,
     ranking_order_clause,
 )
@@ -817,24 +816,14 @@ def _ranking(
     moment: int, reference: Mapping[str, Any], body: Mapping[str, Any], position: Any
 ) -> Divergence | None:
     """The adapter's own ranking (capability ``ranking``) against the reference's, both of a
-    track they agree on; named after the ranking rule that orders the first pair differently."""
+    track they agree on; named after the ranking rule that orders them differently
+    (:func:`camelup.harness.event_cause.ranking_order_clause`, as ``run`` names it)."""
     ours = list(reference["ranking"][str(moment)])
     theirs = list(body["ranking"][str(moment)])
-    if ours == theirs:
+    clause = ranking_order_clause(position, ours, theirs)
+    if clause is None:
         return None
     place = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), 0)
-    space = camel_spaces(position)
-    if any(isinstance(c, str) and c.startswith("crazy-") for c in theirs):
-        clause = "rank.ignore-crazy"
-    elif place >= min(len(ours), len(theirs)):
-        clause = "rank.one-ranking"
-    else:
-        first, second = space.get(ours[place]), space.get(theirs[place])
-        off_board = any(s is not None and not 1 <= s <= 16 for s in (first, second))
-        if off_board:
-            clause = "rank.crossed-finish"
-        else:
-            clause = "rank.stack" if first == second else "rank.space"
     where = _after(moment)
     summary = (
         f"{where}: the adapter ranks {' > '.join(map(str, theirs))}; the reference"

@@ -533,16 +533,22 @@ def ranking_clause(position: Any, ours: Any, theirs: Any) -> str:
 
 def ranking_order_clause(position: Any, want: Sequence[Any], got: Sequence[Any]) -> str | None:
     """The ranking rule behind a ranking of ``position`` (the reference's state) given as
-    ``got`` where the reference's is ``want``: that of the first place taken by another camel
+    ``got`` where the reference's is ``want``: ``rank.ignore-crazy`` when it ranks a crazy
+    camel anywhere; else that of the first place taken by another camel
     (:func:`ranking_clause`), or ``rank.stack`` when the unit past the line is in another order
-    and a stack on the track too (one rule for both); None when they agree."""
+    and a stack on the track too (one rule for both); ``rank.one-ranking`` when it ranks the
+    same camels first but more or fewer of them; None when they agree."""
+    if list(want) == list(got):
+        return None
+    if any(str(camel).startswith("crazy-") for camel in got):
+        return "rank.ignore-crazy"
     found = [
         ranking_clause(position, ours, theirs)
         for ours, theirs in zip(want, got, strict=False)
         if ours != theirs
     ]
     if not found:
-        return None
+        return "rank.one-ranking"
     return "rank.stack" if found[0] == "rank.crossed-finish" and "rank.stack" in found else found[0]
 
 
