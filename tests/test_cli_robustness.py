@@ -545,15 +545,21 @@ def test_the_report_verb_refuses_a_huge_timeout_too(capsys: pytest.CaptureFixtur
 
 def test_deep_nesting_is_seen_from_the_text_and_the_comparison_has_a_net() -> None:
     from camelup.harness.adapter import hello_reply, run_case
-    from camelup.harness.nesting import text_too_deep, too_deep
+    from camelup.harness.nesting import may_nest_too_deep, too_deep
     from camelup.harness.protocol import Reply, parse_hello
     from camelup.harness.runner import verdict
     from camelup.harness.suite import load_suite
 
-    assert not text_too_deep(b"[" * 64 + b"]" * 64) and text_too_deep(b"[" * 65 + b"]" * 65)
+    # a reply's text (level 0) may nest 64 levels, as too_deep counts; brackets of either kind,
+    # and more of them than 64 (the text is read, not only counted)
+    deep = [[{"a": [1]} | {f"wide{n}": [] for n in range(40)}]]
+    for _ in range(30):
+        deep = [{"b": deep}]
+    assert too_deep(deep) is None and not may_nest_too_deep(json.dumps(deep).encode(), 0)
+    deeper = [deep]
+    assert too_deep(deeper) is not None and may_nest_too_deep(json.dumps(deeper).encode(), 0)
     brackets_in_a_string = {"a": "[[[[" * 100}
-    assert text_too_deep(json.dumps(brackets_in_a_string).encode())  # a suspect, from its text
-    assert too_deep(brackets_in_a_string) is None  # which the parsed value clears
+    assert not may_nest_too_deep(json.dumps(brackets_in_a_string).encode(), 0)  # text, not depth
     [case] = [c for c in load_suite().cases if c.id == TARGET]
     body = run_case(case.wire([0]))
     value: Any = 0

@@ -3,7 +3,7 @@
 Everything in the suite and in a reply is shallow (a case is about ten levels deep); the
 comparison of values recurses. A case nested more than MAX_DEPTH levels deep is refused when
 its file is loaded, with a pointer; so is an adapter's reply, found from its text as it is read
-(:func:`text_too_deep`, at C speed: walking every parsed reply in Python would cost about as
+(:func:`may_nest_too_deep`, at C speed: walking every parsed reply in Python would cost about as
 much as judging it). Neither ends the run with a RecursionError.
 """
 
@@ -45,24 +45,6 @@ def _path_to_depth(value: Any, limit: int) -> str:
             (member, (*where, key)) for key, member in members if isinstance(member, dict | list)
         )
     raise AssertionError("no container that deep")
-
-
-_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
-
-
-def text_too_deep(line: bytes, limit: int = MAX_DEPTH) -> bool:
-    """Whether the JSON text ``line`` may nest arrays and objects more than ``limit`` deep,
-    found at C speed from its brackets alone: each pass removes the innermost pairs.
-
-    Brackets inside strings count too, so a True is to be confirmed with :func:`too_deep` on
-    the parsed value; strings built to hide a deep value can make it say False, and the
-    comparison's RecursionError is the net for that."""
-    brackets = line.translate(None, _NOT_BRACKET)
-    for _ in range(limit):
-        if not brackets:
-            return False
-        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
-    return bool(brackets)
 
 
 def depth_message(limit: int = MAX_DEPTH) -> str:

@@ -29,7 +29,7 @@ from typing import IO, Any
 
 import attrs
 
-from camelup.harness.nesting import text_too_deep, too_deep
+from camelup.harness.nesting import may_nest_too_deep, too_deep
 from camelup.io import schemas
 from camelup.io.jsonio import JSONInputError, parse_json
 
@@ -613,7 +613,7 @@ class SubprocessAdapter:
                     if not isinstance(outcome, Broken):
                         inflight.popleft()
                         now = time.monotonic()
-                        deep = too_deep(outcome) if text_too_deep(line) else None
+                        deep = too_deep(outcome) if may_nest_too_deep(line, 0) else None
                         self._replied, self._fresh_breaks = True, ()
                         yield index, Reply(outcome, now - started, deep)
                         progress = now

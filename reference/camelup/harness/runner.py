@@ -338,7 +338,7 @@ def verdict(case: Case, outcome: Outcome, hello: Hello, diverging: bool = True) 
         )
     except ProtocolViolation as error:
         return unjudged("errored", "protocol", f"malformed reply: {error}")
-    except RecursionError:  # deep, but not seen as such from its text (nesting.text_too_deep)
+    except RecursionError:  # deep, but read without its text (nesting.may_nest_too_deep)
         return unjudged("errored", "protocol", too_deep_reply(body))
     passed: Verdict = "failed" if judged.mismatches else "passed"
     return CaseResult(
