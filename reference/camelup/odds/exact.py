@@ -589,7 +589,7 @@ def _every_layout(
                     # in one layout only: its moves are the kernel's with its tiles (the
                     # layouts' moves made again, below, are counted as these are; written out
                     # twice, for a function call per move costs 3% of the pass)
-                    layout, shift, tiles, tiled_moves = by_field[top]
+                    layout, shift, _, tiled_moves = by_field[top]
                     here_weight = packed >> shift
                     for die, drawn, rest in draws[mask]:
                         reached = following[rest]
