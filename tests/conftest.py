@@ -20,9 +20,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
-        "needs_rule_source: the test edits, recompiles or links to a rule's Python source (the"
-        " mutants, the docs' links to code), which the compiled build (benchmarks/compiled/)"
-        " holds as machine code; CI runs every other test on that build too",
+        "needs_rule_source: the test edits or recompiles a rule's Python source (the mutants),"
+        " which the compiled build (benchmarks/compiled/) holds as machine code, or needs the"
+        " package in its checkout; CI runs every other test on that build too",
     )
     if not hasattr(config, "workerinput"):
         _share_bytecode()

@@ -252,3 +252,24 @@ def test_trace_in_a_fresh_process_finds_every_site_that_the_docs_find() -> None:
     done = run_camelup("spec", "trace", cwd=REPO)
     assert done.returncode == 0, done.stdout[-2000:]
     assert "0 problem(s)" in done.stdout
+
+
+def test_every_site_points_at_its_code_on_either_build() -> None:
+    # A site names the .py file and the line where its function starts (its first decorator),
+    # on the compiled build (benchmarks/compiled/) too, where a function has no code object
+    # and the site is found in the source the build compiled: `spec trace` and the docs' links
+    # to code read it.
+    from camelup.play.sites import engine_sites
+
+    found = engine_sites()
+    assert len(found) > 100
+    for site in found:
+        assert site.file.endswith(".py") and site.line > 0, site
+        lines = Path(site.file).read_text("utf-8").splitlines()[site.line - 1 :]
+        if "implements_value(" in lines[0]:
+            assert f'"{site.clause}"' in lines[0], site
+            continue
+        name = site.qualname.rsplit(".", 1)[-1]
+        assert lines[0].lstrip().startswith(("@", "def ")), site
+        first_def = next(line.strip() for line in lines if line.lstrip().startswith("def "))
+        assert first_def.startswith(f"def {name}("), site
