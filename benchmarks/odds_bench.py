@@ -50,7 +50,12 @@ from camelup.model.camels import Die
 
 try:
     from camelup.odds.by_apply import summary
-    from camelup.odds.exact import action_values, leg_odds, race_estimates
+    from camelup.odds.exact import action_values, leg_odds
+
+    try:
+        from camelup.odds.races import race_estimates
+    except ImportError:  # a build from before the races had a module of their own (5a7ba17)
+        from camelup.odds.exact import race_estimates  # type: ignore[attr-defined,no-redef]
 except ImportError:  # a build from before the layers were folders (2c005f6), for --against
     from camelup.odds_by_apply import summary  # type: ignore[import-not-found,no-redef]
 

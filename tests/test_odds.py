@@ -52,8 +52,8 @@ from camelup.odds.exact import (
     action_values,
     iter_action_values,
     leg_odds,
-    race_estimates,
 )
+from camelup.odds.races import race_estimates
 from camelup.rules import crazy, movement, race, whirlwind
 from camelup.tools.render.odds_text import action_label, leg_table
 from commands import run_cli_completed

@@ -50,6 +50,7 @@ KERNEL = (
     "play/engine.py",
     "play/validation.py",
     "odds/exact.py",
+    "odds/races.py",
 )
 
 SETUP = """\

@@ -1,5 +1,6 @@
 """``camelup odds``: the exact odds of the current leg, the value of each action, and (with
-``--race N``) Monte Carlo estimates of the whole race. The model is :mod:`camelup.odds.exact`'s.
+``--race N``) Monte Carlo estimates of the whole race. The models are :mod:`camelup.odds.exact`'s
+and :mod:`camelup.odds.races`'.
 
 Exit codes: 0 done; 2 usage error or a finished game (nothing to compute); 3 the state (or the
 case) cannot be read: one line naming the JSON pointer at fault.
@@ -123,12 +124,12 @@ def handle(options: OddsOptions) -> int:
 
 def _race(state: Any, options: OddsOptions) -> tuple[Any, exits.Interrupted | None]:
     """The Monte Carlo estimates when asked for, or the signal that stopped them."""
-    from camelup.odds import exact as odds
+    from camelup.odds import races
 
     if options.race is None:
         return None, None
     try:
-        estimates = odds.race_estimates(
+        estimates = races.race_estimates(
             state,
             options.race,
             options.seed,

@@ -11,7 +11,8 @@ from typing import Any
 from camelup.io.codec import to_json
 from camelup.model.actions import TakePyramidTicket
 from camelup.model.camels import Camel
-from camelup.odds.exact import ActionValue, Estimate, LegOdds, RaceEstimates
+from camelup.odds.exact import ActionValue, LegOdds
+from camelup.odds.races import Estimate, RaceEstimates
 
 __all__ = ["leg_odds_json", "odds_json", "race_json"]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from camelup.io.codec import to_json
 from camelup.model.actions import Action, MoveTile, PlaceTile, TakeLegTicket
-from camelup.odds.exact import Estimate, LegOdds, RaceEstimates
+from camelup.odds.exact import LegOdds
+from camelup.odds.races import Estimate, RaceEstimates
 
 __all__ = ["action_label", "leg_table", "race_table"]
 
