@@ -92,7 +92,7 @@ def _free_rules(state: State, int_keys: bool) -> tuple[Any, exact._MoveSource]:
             ]
         ranked = {numbers[track]: found for track, found in rankings.items()}
         return numbers[state.track], exact._MoveSource(
-            lambda here, die, _=None: by_number[here][die], None, ranked.__getitem__
+            lambda here, die, _=None: by_number[here][die], None, lambda track: ranked[track]
         )
     dice = {die for _, die in moves}
     by_id: dict[int, dict[Die, list[Any]]] = {}
