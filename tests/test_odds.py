@@ -17,7 +17,10 @@ from __future__ import annotations
 import gc
 import json
 import math
+import multiprocessing
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -487,6 +490,64 @@ def test_monte_carlo_in_two_processes_counts_every_race(capsys: pytest.CaptureFi
     state = _fresh("second")
     estimates = race_estimates(state, 300, seed=1, jobs=2)
     assert sum(estimates.winner_counts.values()) == sum(estimates.loser_counts.values()) == 300
+
+
+class _SlowResults:
+    """A pool's results that never come by themselves: ``next`` without a time limit waits
+    until the gate opens; with one, it waits for its limit and says it ran out (as the
+    pool's do)."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+
+    def __iter__(self) -> _SlowResults:
+        return self
+
+    def __next__(self) -> Any:
+        return self.next()
+
+    def next(self, timeout: float | None = None) -> Any:
+        if not self.gate.wait(timeout):
+            raise multiprocessing.TimeoutError
+        return ({}, {})
+
+
+def test_a_signal_taken_by_another_thread_still_stops_the_race_workers_run() -> None:
+    # The kernel gives a process's signal to any thread that does not block it, and then the
+    # main thread, waiting for the workers, is not woken: its handler runs only when it next
+    # runs Python code. In the command line the first SIGINT was lost this way about once in
+    # forty runs, and the command, told to stop, ran on (tests/test_hostile_inputs.py's
+    # interrupted race waited 60 s, then left the workers running). The wait is now a second
+    # at a time. Without that, the signal would stop nothing until the watchdog opened the gate.
+    results, late = _SlowResults(), threading.Event()
+
+    class Pool:
+        def imap(self, function: Any, jobs: Any) -> _SlowResults:
+            return results
+
+        def terminate(self) -> None:
+            results.gate.set()
+
+    def too_late() -> None:
+        late.set()
+        results.gate.set()
+
+    interrupt = threading.Timer(
+        0.2, lambda: signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+    )
+    watchdog = threading.Timer(5.0, too_late)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # whatever pytest's is
+    interrupt.start()
+    watchdog.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            race_estimates(_fresh("second"), 2, jobs=2, start_pool=lambda processes: Pool())
+    finally:
+        interrupt.cancel()
+        watchdog.cancel()
+        results.gate.set()
+        signal.signal(signal.SIGINT, previous)
+    assert not late.is_set()
 
 
 # --- the command line ----------------------------------------------------------------------

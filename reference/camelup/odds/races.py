@@ -143,11 +143,30 @@ def _play_races(
     return wins, losses
 
 
+_Counts = tuple[dict[Camel, int], dict[Camel, int]]  # each camel's wins and losses
+
+
 def _worker(
     job: tuple[Ruleset, tuple[Stack, ...], tuple[Tile, ...], tuple[Die, ...], int, int, str],
-) -> tuple[dict[Camel, int], dict[Camel, int]]:
+) -> _Counts:
     ruleset, track, tiles, pyramid, revealed, races, seed = job
     return _play_races(ruleset, track, tiles, pyramid, revealed, races, random.Random(seed))
+
+
+def _next_result(
+    results: multiprocessing.pool.IMapIterator[_Counts], timed_out: type[Exception]
+) -> _Counts:
+    """The next of a pool's ``results``, waited for a second at a time. A signal (SIGINT,
+    SIGTERM) does not always wake a main thread that waits without a limit (the kernel may hand
+    it to another thread, and ``camelup odds --race N --jobs 2`` lost its first SIGINT about
+    once in forty runs): its handler, the command's, which raises, runs only when the thread
+    next runs Python code, and the race ran on, for hours, after the command was told to stop.
+    After each second the interpreter runs the handler of a signal that came."""
+    while True:
+        try:
+            return results.next(timeout=1.0)
+        except timed_out:
+            continue
 
 
 def race_estimates(
@@ -183,13 +202,12 @@ def race_estimates(
             import multiprocessing
 
             pool = (start_pool or multiprocessing.get_context().Pool)(len(shares))
+            results = pool.imap(
+                _worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]
+            )
             counts = []
-            for result, share in zip(
-                pool.imap(_worker, [(*args, s, sd) for s, sd in zip(shares, seeds, strict=True)]),
-                shares,
-                strict=True,
-            ):
-                counts.append(result)
+            for share in shares:
+                counts.append(_next_result(results, multiprocessing.TimeoutError))
                 if progress is not None:
                     progress(share)
         finally:  # a signal or not: no worker outlives the estimate
