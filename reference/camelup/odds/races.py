@@ -153,19 +153,19 @@ def _worker(
     return _play_races(ruleset, track, tiles, pyramid, revealed, races, random.Random(seed))
 
 
-def _next_result(
-    results: multiprocessing.pool.IMapIterator[_Counts], timed_out: type[Exception]
-) -> _Counts:
+def _next_result(results: multiprocessing.pool.IMapIterator[_Counts]) -> _Counts:
     """The next of a pool's ``results``, waited for a second at a time. A signal (SIGINT,
     SIGTERM) does not always wake a main thread that waits without a limit (the kernel may hand
     it to another thread, and ``camelup odds --race N --jobs 2`` lost its first SIGINT about
     once in forty runs): its handler, the command's, which raises, runs only when the thread
     next runs Python code, and the race ran on, for hours, after the command was told to stop.
     After each second the interpreter runs the handler of a signal that came."""
+    from multiprocessing import TimeoutError
+
     while True:
         try:
             return results.next(timeout=1.0)
-        except timed_out:
+        except TimeoutError:
             continue
 
 
@@ -207,7 +207,7 @@ def race_estimates(
             )
             counts = []
             for share in shares:
-                counts.append(_next_result(results, multiprocessing.TimeoutError))
+                counts.append(_next_result(results))
                 if progress is not None:
                     progress(share)
         finally:  # a signal or not: no worker outlives the estimate
